@@ -1,0 +1,83 @@
+// swift-tools-version: 6.1
+// signd: a Linux daemon that drives LED signs. See README.md and DESIGN.md in shared/.
+import PackageDescription
+
+let package = Package(
+    name: "signd",
+    platforms: [.macOS(.v15)],
+    products: [
+        .executable(name: "signd", targets: ["signd"]),
+        .executable(name: "signctl", targets: ["signctl"]),
+        .library(name: "SignTiming", targets: ["SignTiming"]),
+        .library(name: "SignGraphics", targets: ["SignGraphics"]),
+        .library(name: "SignScene", targets: ["SignScene"]),
+        .library(name: "SignOutput", targets: ["SignOutput"]),
+        .library(name: "SignControl", targets: ["SignControl"]),
+        .library(name: "SignDaemon", targets: ["SignDaemon"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.3"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/LebJe/TOMLKit", exact: "0.6.0"),
+    ],
+    targets: [
+        // System libraries: a module map and a one-line shim header each.
+        .systemLibrary(
+            name: "CFreeType", pkgConfig: "freetype2",
+            providers: [.apt(["libfreetype-dev"])]),
+        .systemLibrary(
+            name: "CLibUSB", pkgConfig: "libusb-1.0",
+            providers: [.apt(["libusb-1.0-0-dev"])]),
+        .systemLibrary(
+            name: "CSystemd", pkgConfig: "libsystemd",
+            providers: [.apt(["libsystemd-dev"])]),
+        .systemLibrary(
+            name: "CPNG", pkgConfig: "libpng",
+            providers: [.apt(["libpng-dev"])]),
+        // Release/acquire loads and stores on shared memory, which Swift's Atomic cannot address.
+        .systemLibrary(name: "CSeqlock"),
+
+        .target(name: "SignTiming"),
+        .target(name: "SignGraphics", dependencies: ["CFreeType", "CPNG"]),
+        .target(name: "SignScene", dependencies: ["SignTiming", "SignGraphics"]),
+        .target(name: "SignOutput", dependencies: ["SignGraphics", "CSeqlock"]),
+        .target(name: "SignControl"),
+        .target(
+            name: "SignDaemon",
+            dependencies: [
+                "SignScene", "SignOutput", "SignControl", "CSystemd",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "TOMLKit", package: "TOMLKit"),
+            ]),
+        .executableTarget(
+            name: "signd",
+            dependencies: [
+                "SignDaemon",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]),
+        .executableTarget(
+            name: "signctl",
+            dependencies: [
+                "SignControl", "SignOutput",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]),
+
+        .testTarget(name: "SignTimingTests", dependencies: ["SignTiming"]),
+        .testTarget(name: "SignGraphicsTests", dependencies: ["SignGraphics"]),
+        .testTarget(name: "SignSceneTests", dependencies: ["SignScene"]),
+        .testTarget(name: "SignOutputTests", dependencies: ["SignOutput"]),
+        .testTarget(name: "SignControlTests", dependencies: ["SignControl"]),
+        .testTarget(
+            name: "SignDaemonTests",
+            dependencies: [
+                "SignDaemon",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+            ]),
+        .testTarget(name: "EndToEndTests", dependencies: ["SignControl"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

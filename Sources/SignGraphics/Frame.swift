@@ -1,0 +1,44 @@
+/// A finished frame: opaque RGB888 pixels, rows top to bottom, what every output receives.
+public struct Frame: Sendable, Equatable {
+    public let width: Int
+    public let height: Int
+    /// `width * height * 3` bytes: R, G, B per pixel, row after row.
+    public var pixels: [UInt8]
+
+    public init(width: Int, height: Int, fill: Color = .black) {
+        precondition(width > 0 && height > 0, "a frame needs a positive size")
+        self.width = width
+        self.height = height
+        self.pixels = [UInt8](repeating: 0, count: width * height * 3)
+        self.fill(fill)
+    }
+
+    public init(width: Int, height: Int, pixels: [UInt8]) {
+        precondition(pixels.count == width * height * 3, "RGB888 pixel count does not match the size")
+        self.width = width
+        self.height = height
+        self.pixels = pixels
+    }
+
+    /// Bytes per row.
+    public var stride: Int { width * 3 }
+
+    /// Paints every pixel with an opaque colour (its alpha is ignored).
+    public mutating func fill(_ color: Color) {
+        pixels.withUnsafeMutableBufferPointer { p in
+            var i = 0
+            while i < p.count {
+                p[i] = color.red
+                p[i + 1] = color.green
+                p[i + 2] = color.blue
+                i += 3
+            }
+        }
+    }
+
+    /// The colour at a pixel.
+    public func pixel(x: Int, y: Int) -> Color {
+        let i = (y * width + x) * 3
+        return Color(red: pixels[i], green: pixels[i + 1], blue: pixels[i + 2])
+    }
+}

@@ -1,0 +1,50 @@
+import CPNG
+
+/// Reading and writing PNG files through libpng's simplified API (which, unlike the classic
+/// one, reports errors without setjmp).
+public enum PNGImage {
+    /// A PNG file that could not be read or written, with libpng's message.
+    public struct Error: Swift.Error, CustomStringConvertible {
+        public let path: String
+        public let message: String
+        public var description: String { "\(path): \(message)" }
+    }
+
+    /// Writes a frame as an 8-bit RGB PNG.
+    public static func write(_ frame: Frame, to path: String) throws(Error) {
+        var image = png_image()
+        image.version = png_uint_32(PNG_IMAGE_VERSION)
+        image.width = png_uint_32(frame.width)
+        image.height = png_uint_32(frame.height)
+        image.format = signd_png_format_rgb
+        let ok = frame.pixels.withUnsafeBytes { bytes in
+            png_image_write_to_file(&image, path, 0, bytes.baseAddress, png_int_32(frame.stride), nil)
+        }
+        if ok == 0 { throw Error(path: path, message: message(of: &image)) }
+    }
+
+    /// Reads a PNG file as an opaque RGB frame (alpha composited over black).
+    public static func readFrame(from path: String) throws(Error) -> Frame {
+        var image = png_image()
+        image.version = png_uint_32(PNG_IMAGE_VERSION)
+        guard png_image_begin_read_from_file(&image, path) != 0 else {
+            throw Error(path: path, message: message(of: &image))
+        }
+        image.format = signd_png_format_rgb
+        let width = Int(image.width), height = Int(image.height)
+        var pixels = [UInt8](repeating: 0, count: width * height * 3)
+        var background = png_color(red: 0, green: 0, blue: 0)
+        let ok = pixels.withUnsafeMutableBytes { bytes in
+            png_image_finish_read(&image, &background, bytes.baseAddress, png_int_32(width * 3), nil)
+        }
+        guard ok != 0 else { throw Error(path: path, message: message(of: &image)) }
+        return Frame(width: width, height: height, pixels: pixels)
+    }
+
+    private static func message(of image: inout png_image) -> String {
+        defer { png_image_free(&image) }
+        return withUnsafeBytes(of: &image.message) { raw in
+            String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
+        }
+    }
+}

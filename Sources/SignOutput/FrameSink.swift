@@ -1,0 +1,26 @@
+import SignGraphics
+
+/// The state of an output, as `status` reports it.
+public enum OutputState: String, Sendable, Codable {
+    /// Frames are being delivered.
+    case ok
+    /// The device is absent; frames resume when it returns.
+    case waiting
+    /// The output failed and is not delivering frames.
+    case error
+}
+
+/// Where finished frames go: a shared-memory framebuffer, a terminal, a USB device.
+/// `send` is called on the frame clock's queue for every frame and must never block it.
+public protocol FrameSink: AnyObject, Sendable {
+    /// The output's name from the config.
+    var name: String { get }
+    /// The kind of output (`shm`, `terminal`, ...).
+    var kind: String { get }
+    var state: OutputState { get }
+    /// Takes frame `number`, rendered for `deadline` (CLOCK_MONOTONIC, ns). Copies what it
+    /// needs before returning; never blocks.
+    func send(_ frame: Frame, number: UInt64, deadline: UInt64)
+    /// Finishes: marks the output stopped, restores whatever it changed.
+    func stop()
+}

@@ -1,0 +1,69 @@
+import SignGraphics
+
+/// A scene ready to render, with every text layer prepared. A text change can be scheduled
+/// for a later time (the end of the current loop); the renderer shows it from then on.
+/// Immutable: a change makes a new one.
+public struct PreparedScene: Sendable {
+    /// One text layer: what it shows now and, maybe, what it shows from a later time.
+    public struct Slot: Sendable {
+        public let current: PreparedTextLayer
+        public let next: (layer: PreparedTextLayer, from: Double)?
+
+        /// The prepared layer in effect at scene time `t`.
+        public func layer(at t: Double) -> PreparedTextLayer {
+            if let next, t >= next.from { return next.layer }
+            return current
+        }
+    }
+
+    public let scene: Scene
+    public let slots: [Slot]
+
+    /// Prepares every layer of `scene`, their motion starting at `beginTime`.
+    public init(_ scene: Scene, beginTime: Double, fonts: FontLibrary) throws(FreeTypeError) {
+        self.scene = scene
+        self.slots = try scene.layers.map { layer throws(FreeTypeError) in
+            Slot(
+                current: try PreparedTextLayer(
+                    layer, boardWidth: scene.width, boardHeight: scene.height, beginTime: beginTime, fonts: fonts),
+                next: nil)
+        }
+    }
+
+    private init(scene: Scene, slots: [Slot]) {
+        self.scene = scene
+        self.slots = slots
+    }
+
+    /// When a text change takes effect.
+    public enum When: String, Sendable, CaseIterable {
+        /// From the next frame, the new text starting at home.
+        case now
+        /// When the current text has finished its loop and is back home.
+        case loopEnd = "loop-end"
+    }
+
+    /// The index of a layer by id.
+    public func slotIndex(of id: String) -> Int? { scene.layers.firstIndex { $0.id == id } }
+
+    /// A copy with layer `index` showing `text` from scene time `now` or from the end of its
+    /// current loop.
+    public func settingText(
+        _ text: String, ofLayer index: Int, when: When, now: Double, fonts: FontLibrary
+    ) throws(FreeTypeError) -> PreparedScene {
+        let shown = slots[index].layer(at: now)
+        let start = when == .now || !shown.scrolls ? now : shown.path.loopEnd(after: now)
+        var layer = shown.layer
+        layer.text = text
+        let prepared = try PreparedTextLayer(
+            layer, boardWidth: scene.width, boardHeight: scene.height, beginTime: start, fonts: fonts)
+        var slots = self.slots
+        slots[index] = start <= now ? Slot(current: prepared, next: nil) : Slot(current: shown, next: (prepared, start))
+        var scene = self.scene
+        scene.layers[index] = layer
+        return PreparedScene(scene: scene, slots: slots)
+    }
+
+    /// The text a layer shows at scene time `t`.
+    public func text(ofLayer index: Int, at t: Double) -> String { slots[index].layer(at: t).layer.text }
+}

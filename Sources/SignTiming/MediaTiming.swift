@@ -1,0 +1,86 @@
+/// The timing of an animation with `CAMediaTiming`'s semantics: when it starts, how long
+/// one cycle lasts, how fast its clock runs, how often it repeats and what it shows outside
+/// its active window.
+///
+/// Times are in seconds of the parent's clock. A `beginTime` of 0 is resolved by whoever
+/// adds the animation (the scene uses the moment it was added), as Core Animation does.
+public struct MediaTiming: Sendable, Hashable {
+    /// Start of the active window, in parent time.
+    public var beginTime: Double
+    /// Length of one simple cycle; 0 means Core Animation's default of 0.25 s.
+    public var duration: Double
+    /// Rate of local time relative to parent time.
+    public var speed: Double
+    /// Offset added to local time; it wraps around the active duration.
+    public var timeOffset: Double
+    /// Number of cycles (fractional allowed, `.infinity` for forever); 0 means once.
+    public var repeatCount: Double
+    /// Total repeating time in local seconds; when non-zero it wins over `repeatCount`.
+    public var repeatDuration: Double
+    /// Whether every cycle plays forwards and then backwards.
+    public var autoreverses: Bool
+    /// What is shown outside the active window.
+    public var fillMode: FillMode
+
+    public init(
+        beginTime: Double = 0, duration: Double = 0, speed: Double = 1, timeOffset: Double = 0,
+        repeatCount: Double = 0, repeatDuration: Double = 0, autoreverses: Bool = false,
+        fillMode: FillMode = .removed
+    ) {
+        self.beginTime = beginTime
+        self.duration = duration
+        self.speed = speed
+        self.timeOffset = timeOffset
+        self.repeatCount = repeatCount
+        self.repeatDuration = repeatDuration
+        self.autoreverses = autoreverses
+        self.fillMode = fillMode
+    }
+
+    /// The duration of one simple cycle after Core Animation's "0 means 0.25 s" rule.
+    public var simpleDuration: Double { duration > 0 ? duration : 0.25 }
+
+    /// The length of the active window in local time: all repeats, both directions.
+    public var activeDuration: Double {
+        if repeatDuration > 0 { return repeatDuration }
+        return simpleDuration * max(repeatCount, 1) * (autoreverses ? 2 : 1)
+    }
+
+    /// The progress through the simple cycle, in [0, 1], at a time of the parent's clock,
+    /// before any timing function; `nil` when the animation is not applied at that time
+    /// (outside its active window with no fill in that direction).
+    public func progress(atParentTime parentTime: Double) -> Double? {
+        let d = simpleDuration
+        let active = activeDuration
+        var t = (parentTime - beginTime) * speed
+        var atEnd = false
+        if t < 0 {
+            guard fillMode.holdsBefore else { return nil }
+            t = 0
+        } else if t >= active {
+            guard fillMode.holdsAfter else { return nil }
+            t = active
+            atEnd = true
+        }
+        if timeOffset != 0 {
+            t += timeOffset
+            if active.isFinite {
+                t = t.truncatingRemainder(dividingBy: active)
+                if t < 0 { t += active }
+                atEnd = false
+            }
+        }
+        // Half-cycles: with autoreverses odd ones run backwards.
+        var k = (t / d).rounded(.down)
+        var local = t - k * d
+        if atEnd && local == 0 && k > 0 {
+            // A last cycle that ends exactly shows its end value, not the next start.
+            k -= 1
+            local = d
+        }
+        if autoreverses && Int64(k.truncatingRemainder(dividingBy: 2)) != 0 {
+            local = d - local
+        }
+        return min(max(local / d, 0), 1)
+    }
+}

@@ -1,0 +1,36 @@
+import Testing
+
+@testable import SignGraphics
+
+@Suite("LinearGradient")
+struct LinearGradientTests {
+    let fade = LinearGradient(colors: [.clear, .white, .white, .clear], locations: [0, 0.25, 0.75, 1])
+
+    @Test("an edge fade ramps alpha up, holds, and ramps down (hand-computed)")
+    func edgeFade() {
+        // 8 columns sample at 1/16, 3/16, ... 15/16; the ramp is 0.25 long.
+        #expect(fade.alphaRamp(count: 8) == [64, 191, 255, 255, 255, 255, 191, 64])
+    }
+
+    @Test("the first and last colours extend past the ends")
+    func extendsPastEnds() {
+        let g = LinearGradient(colors: [.black, .white], locations: [0.4, 0.6])
+        #expect(g.color(at: -3) == .black)
+        #expect(g.color(at: 0.1) == .black)
+        #expect(g.color(at: 0.5) == Color(red: 128, green: 128, blue: 128))
+        #expect(g.color(at: 7) == .white)
+    }
+
+    @Test("no locations spreads colours evenly")
+    func evenSpread() {
+        let g = LinearGradient(colors: [.black, .white, .black])
+        #expect(g.resolvedLocations == [0, 0.5, 1])
+        #expect(g.color(at: 0.25) == Color(red: 128, green: 128, blue: 128))
+    }
+
+    @Test("a decreasing location counts as the running maximum")
+    func decreasingLocation() {
+        let g = LinearGradient(colors: [.black, .white, .black], locations: [0, 0.6, 0.3])
+        #expect(g.resolvedLocations == [0, 0.6, 0.6])
+    }
+}

@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# Installs the Debian packages signd needs to build, run and test, but only the
+# ones that are missing, so `make demo` and `make test` are cheap once set up.
+set -euo pipefail
+
+packages=(
+  pkg-config
+  libfreetype-dev
+  libusb-1.0-0-dev
+  libsystemd-dev
+  libpng-dev
+  xfonts-base
+  fonts-unifont
+  fonts-dejavu-core  # an outline font with kerning, for the text tests
+  systemd            # systemd-socket-activate, systemd-analyze
+)
+
+missing=()
+for p in "${packages[@]}"; do
+  status=$(dpkg-query -W -f='${Status}' "$p" 2>/dev/null || true)
+  [[ "$status" == "install ok installed" ]] || missing+=("$p")
+done
+
+if ((${#missing[@]} == 0)); then
+  exit 0
+fi
+
+echo "setup: installing ${missing[*]}" >&2
+sudo=""
+if [[ $(id -u) -ne 0 ]]; then
+  command -v sudo >/dev/null || { echo "setup: need root (or sudo) to install: ${missing[*]}" >&2; exit 1; }
+  sudo="sudo"
+fi
+export DEBIAN_FRONTEND=noninteractive
+$sudo apt-get update -qq </dev/null
+$sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" </dev/null
