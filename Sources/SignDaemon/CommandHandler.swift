@@ -1,0 +1,87 @@
+import SignControl
+import SignOutput
+import SignScene
+
+/// Carries out control requests against the running daemon and writes their responses.
+/// Each request is handled quickly on the caller's thread; none touches the frame clock's queue.
+public final class CommandHandler: Sendable {
+    let store: SceneStore
+    let clock: FrameClock
+    let outputs: [any FrameSink]
+    let startedAt: UInt64
+
+    public init(store: SceneStore, clock: FrameClock, outputs: [any FrameSink], startedAt: UInt64) {
+        self.store = store
+        self.clock = clock
+        self.outputs = outputs
+        self.startedAt = startedAt
+    }
+
+    /// The response line (without newline) to one request line.
+    public func respond(to line: some Collection<UInt8>) -> String {
+        let request: ControlMessage.Request
+        do {
+            request = try ControlMessage.parseRequest(line)
+        } catch {
+            return ControlMessage.failure(id: error.id, error.error)
+        }
+        do {
+            return ControlMessage.success(id: request.id, result: try execute(request))
+        } catch {
+            return ControlMessage.failure(id: request.id, error)
+        }
+    }
+
+    func execute(_ request: ControlMessage.Request) throws(ControlError) -> [String: JSONValue] {
+        switch request.command {
+        case "ping":
+            return [:]
+        case "status":
+            return status()
+        case "set-text":
+            let args = request.arguments
+            guard let textValue = args["text"] else { throw ControlError(.invalidArgument, "set-text needs \"text\"") }
+            guard case .string(let text) = textValue else { throw ControlError(.badRequest, "\"text\" must be a string") }
+            var layer: String?
+            if let value = args["layer"] {
+                guard case .string(let id) = value else { throw ControlError(.badRequest, "\"layer\" must be a string") }
+                layer = id
+            }
+            var when = PreparedScene.When.now
+            if let value = args["when"] {
+                guard case .string(let w) = value else { throw ControlError(.badRequest, "\"when\" must be a string") }
+                guard let parsed = PreparedScene.When(rawValue: w) else {
+                    throw ControlError(.invalidArgument, "\"when\" must be \"now\" or \"loop-end\", not \"\(w)\"")
+                }
+                when = parsed
+            }
+            try store.setText(text, layer: layer, when: when, now: clock.sceneTime())
+            return [:]
+        default:
+            throw ControlError(.unknownCommand, "no command \"\(request.command)\" (commands: ping, status, set-text)")
+        }
+    }
+
+    /// The `status` result: what is shown, how the clock keeps time, how the outputs fare.
+    func status() -> [String: JSONValue] {
+        let scene = store.scene
+        let now = clock.sceneTime()
+        let stats = clock.stats
+        let layers: [JSONValue] = scene.scene.layers.indices.map { i in
+            ["id": .string(scene.scene.layers[i].id), "text": .string(scene.text(ofLayer: i, at: now))]
+        }
+        func ms(_ ns: UInt64) -> JSONValue { .double((Double(ns) / 1e3).rounded() / 1e3) }
+        return [
+            "text": .string(scene.slots.isEmpty ? "" : scene.text(ofLayer: 0, at: now)),
+            "fps": .double(clock.fps),
+            "frames": .int(Int64(stats.frames)),
+            "dropped": .int(Int64(stats.dropped)),
+            "uptime_s": .double((Double(MonotonicClock.now() - startedAt) / 1e6).rounded() / 1e3),
+            "width": .int(Int64(scene.scene.width)),
+            "height": .int(Int64(scene.scene.height)),
+            "lateness_ms": ["p50": ms(stats.lateness.quantile(0.5)), "p99": ms(stats.lateness.quantile(0.99)), "max": ms(stats.lateness.max)],
+            "layers": .array(layers),
+            "outputs": .array(outputs.map { ["name": .string($0.name), "type": .string($0.kind), "state": .string($0.state.rawValue)] }),
+        ]
+    }
+}

@@ -1,0 +1,176 @@
+import Foundation
+import SignGraphics
+import SignScene
+import TOMLKit
+
+/// Turns a TOML config file into a `DaemonConfig`, or into every problem found in it,
+/// each as `FILE:LINE: key.path: message`.
+public enum ConfigLoader {
+    /// Reads and checks the file at `path`, fonts included.
+    public static func load(path: String, fonts: FontLibrary) throws(ConfigError) -> DaemonConfig {
+        let source: String
+        do {
+            source = try String(contentsOfFile: path, encoding: .utf8)
+        } catch {
+            throw ConfigError(problems: [ConfigProblem(file: path, line: 0, key: "-", message: "cannot read the file: \(error.localizedDescription)")])
+        }
+        return try parse(source, file: path, fonts: fonts)
+    }
+
+    /// Checks `source` (named `file` in problems); with `fonts`, also that every font opens.
+    public static func parse(_ source: String, file: String, fonts: FontLibrary?) throws(ConfigError) -> DaemonConfig {
+        let root: TOMLTable
+        do {
+            root = try TOMLTable(string: source)
+        } catch let error as TOMLParseError {
+            throw ConfigError(problems: [
+                ConfigProblem(file: file, line: error.source.begin.line, key: "-", message: "TOML syntax: \(error.description)")
+            ])
+        } catch {
+            throw ConfigError(problems: [ConfigProblem(file: file, line: 1, key: "-", message: "\(error)")])
+        }
+        var reader = ConfigReader(file: file, keyLines: TOMLKeyLines(source: source))
+        var config = DaemonConfig()
+        reader.rejectUnknownKeys(root, at: "", allowed: ["display", "control", "layer", "output", "preview"])
+        readDisplay(root, into: &config, &reader)
+        readControl(root, into: &config, &reader)
+        readPreview(root, into: &config, &reader)
+        readLayers(root, into: &config, &reader, fonts: fonts)
+        readOutputs(root, into: &config, &reader)
+        if !reader.problems.isEmpty { throw ConfigError(problems: reader.problems) }
+        return config
+    }
+
+    private static func readDisplay(_ root: TOMLTable, into config: inout DaemonConfig, _ r: inout ConfigReader) {
+        guard let t = r.table(root, "display", at: "") else { return }
+        r.rejectUnknownKeys(t, at: "display", allowed: ["width", "height", "fps", "background"])
+        if let v = r.int(t, "width", at: "display", in: 1...4096) { config.display.width = v }
+        if let v = r.int(t, "height", at: "display", in: 1...4096) { config.display.height = v }
+        if let v = r.number(t, "fps", at: "display", in: 1...1000) { config.display.fps = v }
+        if let v = r.color(t, "background", at: "display") { config.display.background = v }
+    }
+
+    private static func readControl(_ root: TOMLTable, into config: inout DaemonConfig, _ r: inout ConfigReader) {
+        guard let t = r.table(root, "control", at: "") else { return }
+        r.rejectUnknownKeys(t, at: "control", allowed: ["socket", "mode", "group"])
+        config.control.socket = r.string(t, "socket", at: "control")
+        if let v = r.int(t, "mode", at: "control", in: 0...0o777) { config.control.mode = UInt32(v) }
+        config.control.group = r.string(t, "group", at: "control")
+    }
+
+    private static func readPreview(_ root: TOMLTable, into config: inout DaemonConfig, _ r: inout ConfigReader) {
+        guard let t = r.table(root, "preview", at: "") else { return }
+        r.rejectUnknownKeys(t, at: "preview", allowed: ["terminal", "fps"])
+        if let b = t["terminal"]?.bool {
+            config.preview.terminal = b ? .on : .off
+        } else if let v: DaemonConfig.Preview.Mode = r.choice(t, "terminal", at: "preview") {
+            config.preview.terminal = v
+        }
+        if let v = r.number(t, "fps", at: "preview", in: 1...120) { config.preview.fps = v }
+    }
+
+    static let layerKeys: Set<String> = [
+        "id", "text", "font", "font_size", "antialias", "fallback_fonts", "color", "speed", "gap", "fade",
+        "scroll", "motion", "x", "y", "width", "height",
+    ]
+
+    private static func readLayers(
+        _ root: TOMLTable, into config: inout DaemonConfig, _ r: inout ConfigReader, fonts: FontLibrary?
+    ) {
+        let tables = r.tables(root, "layer", at: "")
+        if tables.isEmpty && root["layer"] == nil {
+            r.problem("layer", "no [[layer]]: a sign needs at least one text layer")
+        }
+        var ids = Set<String>()
+        for (i, t) in tables.enumerated() {
+            let path = "layer[\(i)]"
+            r.rejectUnknownKeys(t, at: path, allowed: layerKeys)
+            let id = r.string(t, "id", at: path) ?? (i == 0 ? "main" : "layer\(i)")
+            if id.isEmpty || !ids.insert(id).inserted {
+                r.problem("\(path).id", id.isEmpty ? "a layer id cannot be empty" : "another layer already has id \"\(id)\"")
+            }
+            var layer = TextLayer(id: id, text: r.string(t, "text", at: path) ?? "")
+            let fontName = r.string(t, "font", at: path) ?? FontSpec.defaultFace.name
+            let size = r.int(t, "font_size", at: path, in: 1...512) ?? defaultSize(forFont: fontName)
+            let antialias = r.bool(t, "antialias", at: path) ?? true
+            layer.font = FontSpec(name: fontName, size: size, antialias: antialias)
+            if let value = t["fallback_fonts"] {
+                if let names = value.array?.compactMap({ $0.string }), names.count == value.array?.count {
+                    layer.fallbacks = names.map { FontSpec(name: $0, size: $0 == "unifont" ? 16 : size, antialias: antialias) }
+                } else {
+                    r.problem("\(path).fallback_fonts", "expected an array of font names")
+                }
+            }
+            if let fonts {
+                for (key, spec) in [("font", layer.font)] + layer.fallbacks.map({ ("fallback_fonts", $0) }) {
+                    do { try fonts.validate(spec) } catch { r.problem("\(path).\(key)", "\(error)") }
+                }
+            }
+            if let v = r.color(t, "color", at: path) { layer.color = v }
+            if let v = r.number(t, "speed", at: path, in: 0...10000) { layer.marquee.speed = v }
+            if let v = r.int(t, "gap", at: path, in: 0...100_000) { layer.marquee.gap = v }
+            if let v = readFade(t, path: path, &r) { layer.marquee.fade = v }
+            if let v: Marquee.Scroll = r.choice(t, "scroll", at: path) { layer.marquee.scroll = v }
+            if let v: Marquee.Motion = r.choice(t, "motion", at: path) { layer.marquee.motion = v }
+            let geometry = ["x", "y", "width", "height"].map { r.int(t, $0, at: path, in: -4096...4096) }
+            if geometry.contains(where: { $0 != nil }) {
+                let w = geometry[2] ?? config.display.width, h = geometry[3] ?? config.display.height
+                if w <= 0 || h <= 0 {
+                    r.problem("\(path).width", "a layer needs a positive width and height")
+                } else {
+                    layer.frame = PixelRect(x: geometry[0] ?? 0, y: geometry[1] ?? 0, width: w, height: h)
+                }
+            }
+            config.layers.append(layer)
+        }
+    }
+
+    /// `fade = 12` is pixels; `fade = "10%"` is a fraction of the layer's width.
+    private static func readFade(_ t: TOMLTable, path: String, _ r: inout ConfigReader) -> Marquee.Length? {
+        guard let value = t["fade"] else { return nil }
+        if let text = value.string {
+            if text.hasSuffix("%"), let percent = Double(text.dropLast()), (0...50).contains(percent) {
+                return .fraction(percent / 100)
+            }
+            r.problem("\(path).fade", "\"\(text)\" is not a percentage from \"0%\" to \"50%\"")
+            return nil
+        }
+        return r.number(t, "fade", at: path, in: 0...4096).map { .pixels($0) }
+    }
+
+    private static func readOutputs(_ root: TOMLTable, into config: inout DaemonConfig, _ r: inout ConfigReader) {
+        var names = Set<String>()
+        for (i, t) in r.tables(root, "output", at: "").enumerated() {
+            let path = "output[\(i)]"
+            r.rejectUnknownKeys(t, at: path, allowed: ["type", "name", "mode", "group"])
+            guard let type = r.string(t, "type", at: path) else {
+                r.problem("\(path).type", "missing: the kind of output (\"shm\")")
+                continue
+            }
+            guard type == "shm" else {
+                r.problem("\(path).type", "\"\(type)\" is not a known output type (\"shm\")")
+                continue
+            }
+            guard let name = r.string(t, "name", at: path) else {
+                r.problem("\(path).name", "missing: the output's name (it names /dev/shm/signd.<name>)")
+                continue
+            }
+            let allowed = name.unicodeScalars.allSatisfy { $0.properties.isASCIIHexDigit || ("a"..."z").contains($0) || ("A"..."Z").contains($0) || ("0"..."9").contains($0) || $0 == "-" || $0 == "_" }
+            if name.isEmpty || name.count > 64 || !allowed {
+                r.problem("\(path).name", "\"\(name)\" must be 1 to 64 letters, digits, '-' or '_'")
+            } else if !names.insert(name).inserted {
+                r.problem("\(path).name", "another output is already named \"\(name)\"")
+            }
+            let mode = r.int(t, "mode", at: path, in: 0...0o777).map(UInt32.init) ?? 0o640
+            config.outputs.append(.sharedMemory(name: name, mode: mode, group: r.string(t, "group", at: path)))
+        }
+    }
+
+    /// misc-fixed names carry their pixel height ("6x10" is 10 px); other faces default to 16.
+    static func defaultSize(forFont name: String) -> Int {
+        let base = name.split(separator: "/").last.map(String.init) ?? name
+        let parts = base.split(separator: "x")
+        if parts.count == 2, Int(parts[0]) != nil, let h = Int(parts[1].prefix { $0.isNumber }) { return h }
+        return 16
+    }
+}

@@ -1,0 +1,92 @@
+import Glibc
+import Logging
+import NIOCore
+import NIOPosix
+import SignControl
+import Synchronization
+
+/// The control socket: a Unix stream socket served by SwiftNIO on its own event loop, so
+/// no client, however slow, can delay a frame.
+public final class ControlServer: Sendable {
+    /// Why the server could not start.
+    public struct Error: Swift.Error, CustomStringConvertible {
+        public let path: String
+        public let message: String
+        public var description: String { "control socket \(path): \(message)" }
+    }
+
+    /// Most clients connected at once; the next one is told `busy`.
+    public static let maxClients = 64
+
+    public let path: String
+    private let commands: CommandHandler
+    private let group: MultiThreadedEventLoopGroup
+    private let connections = Atomic<Int>(0)
+    private let channel: Mutex<Channel?> = Mutex(nil)
+
+    public init(path: String, commands: CommandHandler) {
+        self.path = path
+        self.commands = commands
+        self.group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
+    }
+
+    /// Creates the socket file (its directory too, if missing) with `mode` and `group`, and
+    /// starts accepting. A stale socket file left by a crash is replaced; a live one is not.
+    public func start(mode: UInt32, group groupName: String?) throws(Error) {
+        try prepareSocketPath()
+        let bootstrap = ServerBootstrap(group: group)
+            .serverChannelOption(ChannelOptions.backlog, value: 256)
+            .childChannelInitializer { [self] channel in
+                let count = connections.add(1, ordering: .relaxed).newValue
+                channel.closeFuture.whenComplete { _ in self.connections.subtract(1, ordering: .relaxed) }
+                return channel.eventLoop.makeCompletedFuture {
+                    if count > Self.maxClients {
+                        try channel.pipeline.syncOperations.addHandler(BusyHandler(limit: Self.maxClients))
+                    } else {
+                        try channel.pipeline.syncOperations.addHandler(ByteToMessageHandler(LineFrameDecoder()))
+                        try channel.pipeline.syncOperations.addHandler(ControlConnectionHandler(commands: commands))
+                    }
+                }
+            }
+        do {
+            let bound = try bootstrap.bind(unixDomainSocketPath: path).wait()
+            channel.withLock { $0 = bound }
+        } catch {
+            throw Error(path: path, message: "cannot listen: \(error)")
+        }
+        guard chmod(path, mode_t(mode)) == 0 else {
+            throw Error(path: path, message: "chmod: \(String(cString: strerror(errno)))")
+        }
+        if let groupName {
+            guard let entry = getgrnam(groupName) else { throw Error(path: path, message: "no group \"\(groupName)\"") }
+            guard chown(path, uid_t.max, entry.pointee.gr_gid) == 0 else {
+                throw Error(path: path, message: "chown to group \(groupName): \(String(cString: strerror(errno)))")
+            }
+        }
+    }
+
+    private func prepareSocketPath() throws(Error) {
+        let directory = path.split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/")
+        if !directory.isEmpty, access(directory, F_OK) != 0, mkdir(directory, 0o755) != 0 {
+            throw Error(path: path, message: "cannot create \(directory): \(String(cString: strerror(errno)))")
+        }
+        var info = stat()
+        guard lstat(path, &info) == 0 else { return }
+        guard info.st_mode & S_IFMT == S_IFSOCK else {
+            throw Error(path: path, message: "exists and is not a socket")
+        }
+        if (try? ControlClient(path: path)) != nil {
+            throw Error(path: path, message: "another signd is already listening there")
+        }
+        unlink(path)
+    }
+
+    /// Stops accepting, closes every connection and removes the socket file.
+    public func stop() {
+        if let bound = channel.withLock({ $0 }) {
+            try? bound.close().wait()
+            unlink(path)
+        }
+        try? group.syncShutdownGracefully()
+    }
+}

@@ -1,0 +1,60 @@
+import SignGraphics
+import SignScene
+
+/// Everything `signd run` is configured with, decoded and checked from a TOML file.
+public struct DaemonConfig: Sendable, Equatable {
+    /// The board: size, frame rate and background.
+    public struct Display: Sendable, Equatable {
+        public var width = 128
+        public var height = 32
+        public var fps = 60.0
+        public var background = Color.black
+    }
+
+    /// The control socket, when signd creates it itself.
+    public struct Control: Sendable, Equatable {
+        public var socket: String?
+        /// Permission bits of the socket file.
+        public var mode: UInt32 = 0o660
+        /// Group owning the socket file.
+        public var group: String?
+    }
+
+    /// An output frames are sent to.
+    public enum Output: Sendable, Equatable {
+        /// A shared-memory framebuffer `/dev/shm/signd.<name>`.
+        case sharedMemory(name: String, mode: UInt32, group: String?)
+
+        public var name: String {
+            switch self {
+            case .sharedMemory(let name, _, _): return name
+            }
+        }
+    }
+
+    /// The live terminal preview.
+    public struct Preview: Sendable, Equatable {
+        public enum Mode: String, Sendable, CaseIterable {
+            /// On when standard output is a terminal.
+            case auto
+            case on
+            case off
+        }
+        public var terminal = Mode.auto
+        /// Most redraws per second.
+        public var fps = 30.0
+    }
+
+    public var display = Display()
+    public var control = Control()
+    public var layers: [TextLayer] = []
+    public var outputs: [Output] = []
+    public var preview = Preview()
+
+    public init() {}
+
+    /// The scene the config describes.
+    public var scene: Scene {
+        Scene(width: display.width, height: display.height, background: display.background, layers: layers)
+    }
+}

@@ -1,0 +1,96 @@
+import Dispatch
+import Synchronization
+
+/// The frame clock: a strict `DispatchSourceTimer` on its own serial queue that fires for
+/// frame n at `origin + n / fps` on CLOCK_MONOTONIC. A late tick renders the newest due frame
+/// and counts the ones it skipped; it never works through a backlog.
+public final class FrameClock: Sendable {
+    /// One tick of the clock: which frame, and for which moment.
+    public struct Tick: Sendable {
+        /// Frame number, from 1.
+        public let number: UInt64
+        /// The frame's deadline on CLOCK_MONOTONIC, ns.
+        public let deadline: UInt64
+        /// Scene time of the frame in seconds since the clock's origin: `number / fps`.
+        public let time: Double
+    }
+
+    /// Counters `status` reports.
+    public struct Statistics: Sendable {
+        public var frames: UInt64 = 0
+        public var dropped: UInt64 = 0
+        public var lateness = LatenessHistogram()
+    }
+
+    public let fps: Double
+    /// CLOCK_MONOTONIC time of scene time 0, ns.
+    public let origin: UInt64
+    private let queue: DispatchQueue
+    private let render: @Sendable (Tick) -> Void
+    private let statistics = Mutex(Statistics())
+    private let lastNumber = Atomic<UInt64>(0)
+    private nonisolated(unsafe) var timer: DispatchSourceTimer?  // set once in start(), used on `queue`
+
+    /// A clock at `fps` that calls `render` on its own queue for every frame it shows.
+    public init(fps: Double, label: String = "signd.frame-clock", render: @escaping @Sendable (Tick) -> Void) {
+        self.fps = fps
+        self.origin = MonotonicClock.now()
+        self.queue = DispatchQueue(label: label, qos: .userInteractive)
+        self.render = render
+    }
+
+    /// Scene time now, in seconds since the origin.
+    public func sceneTime(atMonotonic ns: UInt64 = MonotonicClock.now()) -> Double {
+        Double(Int64(bitPattern: ns &- origin)) / 1e9
+    }
+
+    /// The deadline of frame `n`, computed from the origin so no error accumulates.
+    public func deadline(ofFrame n: UInt64) -> UInt64 { origin + UInt64((Double(n) * 1e9 / fps).rounded()) }
+
+    /// The number of the last frame shown (0 before the first).
+    public var lastFrameNumber: UInt64 { lastNumber.load(ordering: .relaxed) }
+
+    public var stats: Statistics { statistics.withLock { $0 } }
+
+    /// Starts ticking; the first frame is due one period after the origin.
+    public func start() {
+        let timer = DispatchSource.makeTimerSource(flags: .strict, queue: queue)
+        self.timer = timer
+        timer.setEventHandler { [self] in tick() }
+        schedule(frame: 1)
+        timer.activate()
+    }
+
+    /// Stops ticking; returns once no frame is being rendered.
+    public func stop() {
+        queue.sync {
+            timer?.cancel()
+        }
+    }
+
+    /// Runs `work` on the clock's queue, between frames.
+    public func sync<T>(_ work: () throws -> T) rethrows -> T { try queue.sync(execute: work) }
+
+    private func schedule(frame n: UInt64) {
+        // DispatchTime counts the same monotonic nanoseconds on Linux.
+        timer?.schedule(deadline: DispatchTime(uptimeNanoseconds: deadline(ofFrame: n)), leeway: .nanoseconds(0))
+    }
+
+    private func tick() {
+        let now = MonotonicClock.now()
+        let last = lastNumber.load(ordering: .relaxed)
+        let period = 1e9 / fps
+        // The newest frame whose deadline has passed, but always at least the next one.
+        let due = UInt64(max(0, (Double(now &- origin) / period).rounded(.down)))
+        let n = max(due, last + 1)
+        let deadline = deadline(ofFrame: n)
+        render(Tick(number: n, deadline: deadline, time: Double(n) / fps))
+        lastNumber.store(n, ordering: .relaxed)
+        statistics.withLock { s in
+            s.frames += 1
+            s.dropped += n - last - 1
+            s.lateness.record(now > deadline ? now - deadline : 0)
+        }
+        schedule(frame: n + 1)
+    }
+}

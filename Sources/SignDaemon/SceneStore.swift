@@ -1,0 +1,47 @@
+import SignControl
+import SignGraphics
+import SignScene
+import Synchronization
+
+/// The scene being shown. The frame clock copies it out for every frame; the control
+/// server builds a changed copy (FreeType work included) and swaps it in, so a frame never
+/// waits for a change being prepared.
+public final class SceneStore: Sendable {
+    public let fonts: FontLibrary
+    private let current: Mutex<PreparedScene>
+    /// Serialises changes, so two clients changing different layers both take effect.
+    private let changes = Mutex(())
+
+    public init(_ scene: PreparedScene, fonts: FontLibrary) {
+        self.current = Mutex(scene)
+        self.fonts = fonts
+    }
+
+    /// The scene as it is now.
+    public var scene: PreparedScene { current.withLock { $0 } }
+
+    /// Longest text `set-text` accepts, in characters.
+    public static let maxTextLength = 8192
+
+    /// Shows `text` in layer `id` (the main layer when `nil`), from scene time `now` or from
+    /// the end of the layer's current loop.
+    public func setText(_ text: String, layer id: String?, when: PreparedScene.When, now: Double) throws(ControlError) {
+        guard text.unicodeScalars.count <= Self.maxTextLength else {
+            throw ControlError(.invalidArgument, "text is longer than \(Self.maxTextLength) characters")
+        }
+        try changes.withLock { _ throws(ControlError) in
+            let base = scene
+            let target = id ?? base.scene.mainLayerID ?? ""
+            guard let index = base.slotIndex(of: target) else {
+                throw ControlError(.notFound, "no layer \"\(target)\" (layers: \(base.scene.layers.map(\.id).joined(separator: ", ")))")
+            }
+            let changed: PreparedScene
+            do {
+                changed = try base.settingText(text, ofLayer: index, when: when, now: now, fonts: fonts)
+            } catch {
+                throw ControlError(.internal, "could not lay out the text: \(error)")
+            }
+            current.withLock { $0 = changed }
+        }
+    }
+}

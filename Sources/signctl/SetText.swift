@@ -1,0 +1,38 @@
+import ArgumentParser
+import SignControl
+
+/// `signctl set-text TEXT`.
+struct SetText: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "set-text", abstract: "Change the text of the main layer (or of --layer).")
+
+    @Argument(help: "The new text (UTF-8).")
+    var text: String
+
+    @Option(help: "The layer's id (default: the main text layer).")
+    var layer: String?
+
+    @Option(help: "now (default: from the next frame) or loop-end (when the current text is back home).")
+    var when: String?
+
+    @OptionGroup var connection: Connection
+
+    func run() throws {
+        var arguments: [String: JSONValue] = ["text": .string(text)]
+        if let layer { arguments["layer"] = .string(layer) }
+        if let when { arguments["when"] = .string(when) }
+        _ = try connection.request("set-text", arguments)
+    }
+}
+
+/// `signctl ping`.
+struct Ping: ParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Check that the daemon answers.")
+
+    @OptionGroup var connection: Connection
+
+    func run() throws {
+        _ = try connection.request("ping")
+        print("signd is running")
+    }
+}

@@ -1,0 +1,41 @@
+import ArgumentParser
+import Foundation
+import SignControl
+
+@main
+struct Signctl: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "signctl",
+        abstract: "Control a running signd: change its text, read its status, watch its frames.",
+        discussion: """
+            Exit codes: 0 success, 1 the daemon refused the request, 3 the daemon cannot be reached.
+            The socket is --socket, else $SIGND_SOCKET, else /run/signd/control.sock.
+            """,
+        subcommands: [SetText.self, Status.self, Ping.self, Watch.self, Snapshot.self])
+}
+
+/// Options every command that talks to the daemon shares.
+struct Connection: ParsableArguments {
+    @Option(help: "The control socket (default: $SIGND_SOCKET, else /run/signd/control.sock).")
+    var socket: String?
+
+    var path: String { SocketPath.resolve(flag: socket) }
+
+    /// Sends one request; prints a failure and exits 1, or 3 when the daemon is unreachable.
+    func request(_ command: String, _ arguments: [String: JSONValue] = [:]) throws -> JSONValue {
+        do {
+            let client = try ControlClient(path: path)
+            return try client.request(command, arguments)
+        } catch let error as ControlClient.Unreachable {
+            printError("signctl: \(error)")
+            throw ExitCode(3)
+        } catch let error as ControlError {
+            printError("signctl: \(error.message)")
+            throw ExitCode(1)
+        }
+    }
+}
+
+func printError(_ message: String) {
+    FileHandle.standardError.write(Data((message + "\n").utf8))
+}

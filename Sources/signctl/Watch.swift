@@ -1,0 +1,93 @@
+import ArgumentParser
+import Foundation
+import SignControl
+import SignGraphics
+import SignOutput
+import Glibc
+
+/// Finds the framebuffer to read: the name given, else the daemon's first shm output,
+/// else the only one in /dev/shm.
+func framebufferName(_ given: String?, connection: Connection) throws -> String {
+    if let given { return given }
+    if let client = try? ControlClient(path: connection.path), let status = try? client.request("status"),
+        let shm = status["outputs"]?.arrayValue?.first(where: { $0["type"]?.stringValue == "shm" }),
+        let name = shm["name"]?.stringValue
+    {
+        return name
+    }
+    let present = ((try? FileManager.default.contentsOfDirectory(atPath: "/dev/shm")) ?? [])
+        .filter { $0.hasPrefix("signd.") }.map { String($0.dropFirst(6)) }
+    guard present.count == 1 else {
+        printError(present.isEmpty ? "signctl: no signd framebuffer in /dev/shm" : "signctl: several framebuffers (\(present.joined(separator: ", "))): name one")
+        throw ExitCode(1)
+    }
+    return present[0]
+}
+
+/// `signctl watch [OUTPUT]`.
+struct Watch: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Show a shared-memory framebuffer live in this terminal (for a board that is somewhere else).")
+
+    @Argument(help: "The shm output's name (/dev/shm/signd.NAME); default: the daemon's first shm output.")
+    var output: String?
+
+    @Option(help: "Redraws per second.")
+    var fps: Double = 30
+
+    @OptionGroup var connection: Connection
+
+    func run() throws {
+        let name = try framebufferName(output, connection: connection)
+        let reader: SharedMemoryReader
+        do { reader = try SharedMemoryReader(output: name) } catch {
+            printError("signctl: \(error)")
+            throw ExitCode(1)
+        }
+        let preview = TerminalPreview(name: name, maxRate: fps) { number in "signd.\(name) · frame \(number) · Ctrl-C quits" }
+        signal(SIGINT) { _ in
+            // Restore the cursor and colours before leaving.
+            _ = TerminalImage.end.withUnsafeBytes { write(STDOUT_FILENO, $0.baseAddress, $0.count) }
+            Glibc.exit(0)
+        }
+        var last: UInt64 = .max
+        while true {
+            let snapshot = reader.read()
+            if snapshot.frameNumber != last {
+                preview.send(snapshot.frame, number: snapshot.frameNumber, deadline: snapshot.time)
+                last = snapshot.frameNumber
+            }
+            if snapshot.stopped {
+                Thread.sleep(forTimeInterval: 0.1)
+                preview.stop()
+                print("signd.\(name) has stopped")
+                return
+            }
+            Thread.sleep(forTimeInterval: 1 / max(fps, 1))
+        }
+    }
+}
+
+/// `signctl snapshot FILE.png`.
+struct Snapshot: ParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Save the newest frame of a shared-memory framebuffer as PNG.")
+
+    @Argument(help: "The PNG file to write.")
+    var file: String
+
+    @Option(help: "The shm output's name; default: the daemon's first shm output.")
+    var output: String?
+
+    @OptionGroup var connection: Connection
+
+    func run() throws {
+        let name = try framebufferName(output, connection: connection)
+        do {
+            let snapshot = try SharedMemoryReader(output: name).read()
+            try PNGImage.write(snapshot.frame, to: file)
+        } catch {
+            printError("signctl: \(error)")
+            throw ExitCode(1)
+        }
+    }
+}

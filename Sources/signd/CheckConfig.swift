@@ -1,0 +1,23 @@
+import ArgumentParser
+import SignDaemon
+import SignGraphics
+
+/// `signd check-config FILE`.
+struct CheckConfig: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "check-config",
+        abstract: "Validate a config: exit 0, or print every problem as FILE:LINE: key.path: message and exit 1.")
+
+    @Argument(help: "The config file.")
+    var file: String
+
+    func run() throws {
+        let fonts = try FontLibrary()
+        do {
+            _ = try ConfigLoader.load(path: file, fonts: fonts)
+        } catch {
+            writeStandardError(error.description + "\n")
+            throw ExitCode(1)
+        }
+    }
+}

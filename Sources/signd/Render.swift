@@ -1,0 +1,63 @@
+import ArgumentParser
+import Foundation
+import SignDaemon
+import SignGraphics
+import SignScene
+
+/// `signd render`: the configured scene, offline, as fast as it renders.
+struct Render: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Render the configured scene offline: frame k at time k / fps, no timer, no devices.")
+
+    @Option(help: "The config file.")
+    var config: String
+
+    @Option(help: "How many frames.")
+    var frames: Int
+
+    @Option(help: "Frames per second (default: the config's display.fps).")
+    var fps: Double?
+
+    @Option(help: "Where to write: .png (the last frame) or .rgb (raw RGB888 frames back to back); none renders and discards.")
+    var out: String?
+
+    func validate() throws {
+        guard frames > 0 else { throw ValidationError("--frames must be at least 1") }
+        if let fps, !(fps > 0 && fps <= 1000) { throw ValidationError("--fps must be between 0 and 1000") }
+        if let out, ![".png", ".rgb"].contains(where: { out.hasSuffix($0) }) {
+            throw ValidationError("--out must end in .png or .rgb")
+        }
+    }
+
+    func run() throws {
+        let fonts = try FontLibrary()
+        let loaded: DaemonConfig
+        do {
+            loaded = try ConfigLoader.load(path: config, fonts: fonts)
+        } catch {
+            writeStandardError(error.description + "\n")
+            throw ExitCode(1)
+        }
+        let rate = fps ?? loaded.display.fps
+        let scene = try PreparedScene(loaded.scene, beginTime: 0, fonts: fonts)
+        var frame = Frame(width: loaded.display.width, height: loaded.display.height)
+        var raw: FileHandle?
+        if let out, out.hasSuffix(".rgb") {
+            guard FileManager.default.createFile(atPath: out, contents: nil) else {
+                writeStandardError("signd: cannot create \(out)\n")
+                throw ExitCode(1)
+            }
+            raw = FileHandle(forWritingAtPath: out)
+        }
+        let start = Date()
+        for k in 0..<frames {
+            Renderer.render(scene, at: Double(k) / rate, into: &frame)
+            if let raw { raw.write(Data(frame.pixels)) }
+        }
+        let seconds = Date().timeIntervalSince(start)
+        try raw?.close()
+        if let out, out.hasSuffix(".png") { try PNGImage.write(frame, to: out) }
+        writeStandardError(
+            "rendered \(frames) frames \(frame.width)x\(frame.height) in \(String(format: "%.3f", seconds)) s (\(String(format: "%.0f", Double(frames) / max(seconds, 1e-9))) frames/s)\n")
+    }
+}

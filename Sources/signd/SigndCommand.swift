@@ -1,0 +1,11 @@
+import ArgumentParser
+import SignDaemon
+
+@main
+struct Signd: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "signd",
+        abstract: "Drives LED signs: renders scrolling, faded-edge text and sends every frame to the outputs.",
+        subcommands: [Run.self, Render.self, CheckConfig.self],
+        defaultSubcommand: Run.self)
+}
