@@ -1,0 +1,122 @@
+import Foundation
+import SignGraphics
+import Testing
+
+@testable import SignOutput
+
+/// Runs tools/shm-read.py, the reader written from CONTRACTS.md alone, in its own process.
+func contractReader(_ arguments: [String]) throws -> (status: Int32, output: String) {
+    let tools = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../tools").standardized
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
+    process.arguments = [tools.appendingPathComponent("shm-read.py").path] + arguments
+    let pipe = Pipe()
+    process.standardOutput = pipe
+    try process.run()
+    let data = pipe.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+}
+
+func json(_ s: String) throws -> [String: Any] {
+    try JSONSerialization.jsonObject(with: Data(s.utf8)) as! [String: Any]
+}
+
+@Suite("SharedMemoryFramebuffer", .serialized)
+struct SharedMemoryFramebufferTests {
+    let name = "test-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+
+    func uniformFrame(_ n: UInt64, width: Int = 16, height: Int = 4) -> Frame {
+        Frame(width: width, height: height, fill: Color(red: UInt8(n % 256), green: 7, blue: 9))
+    }
+
+    @Test("a separate reader sees the contract's header and the published frame")
+    func headerAndFrame() throws {
+        let fb = try SharedMemoryFramebuffer(name: name, width: 16, height: 4, fps: 60)
+        defer { shm_unlink("/signd.\(name)") }
+        fb.send(uniformFrame(5), number: 5, deadline: 123_456_789)
+        let header = try json(try contractReader([name, "header"]).output)
+        #expect(header["magic"] as? String == "SGFB")
+        #expect(header["version"] as? Int == 1)
+        #expect(header["header_size"] as? Int == 64)
+        #expect(header["width"] as? Int == 16 && header["height"] as? Int == 4)
+        #expect(header["format"] as? Int == 1 && header["bytes_per_pixel"] as? Int == 3)
+        #expect(header["stride"] as? Int == 48 && header["buffers"] as? Int == 2)
+        #expect(header["frame"] as? Int == 5 && header["time_ns"] as? Int == 123_456_789)
+        #expect(header["rate_mhz"] as? Int == 60000)
+        #expect(header["flags"] as? Int == 0 && header["reserved"] as? Int == 0)
+        #expect((header["sequence"] as! Int) % 2 == 0)
+        #expect(header["object_size"] as? Int == 64 + 2 * 48 * 4)
+
+        let out = FileManager.default.temporaryDirectory.appendingPathComponent("\(name).rgb").path
+        defer { try? FileManager.default.removeItem(atPath: out) }
+        _ = try contractReader([name, "frame", out])
+        #expect(FileManager.default.contents(atPath: out) == Data(uniformFrame(5).pixels))
+    }
+
+    @Test("frames alternate buffers and the frame number advances")
+    func alternatesBuffers() throws {
+        let fb = try SharedMemoryFramebuffer(name: name, width: 16, height: 4, fps: 60)
+        defer { shm_unlink("/signd.\(name)") }
+        fb.send(uniformFrame(1), number: 1, deadline: 10)
+        let first = try json(try contractReader([name, "header"]).output)
+        fb.send(uniformFrame(2), number: 2, deadline: 20)
+        let second = try json(try contractReader([name, "header"]).output)
+        #expect(first["frame"] as? Int == 1 && second["frame"] as? Int == 2)
+        #expect(first["index"] as? Int != second["index"] as? Int)
+        #expect((second["sequence"] as! Int) == (first["sequence"] as! Int) + 2)
+    }
+
+    @Test("a reader never sees a torn frame while frames are published as fast as possible")
+    func seqlock() throws {
+        let fb = try SharedMemoryFramebuffer(name: name, width: 64, height: 32, fps: 1000)
+        defer { shm_unlink("/signd.\(name)") }
+        let done = Atomic(false)
+        let writer = Thread {
+            var n: UInt64 = 1
+            while !done.value {
+                fb.send(self.uniformFrame(n, width: 64, height: 32), number: n, deadline: n)
+                n += 1
+            }
+        }
+        writer.start()
+        defer { done.value = true }
+        let result = try contractReader([name, "check-uniform", "3000"])
+        #expect(result.status == 0)
+        #expect((try json(result.output)["distinct_frames"] as! Int) > 10)
+    }
+
+    @Test("stop sets the stopped flag and keeps the last frame")
+    func stopFlag() throws {
+        let fb = try SharedMemoryFramebuffer(name: name, width: 16, height: 4, fps: 60)
+        defer { shm_unlink("/signd.\(name)") }
+        fb.send(uniformFrame(9), number: 9, deadline: 90)
+        fb.stop()
+        let header = try json(try contractReader([name, "header"]).output)
+        #expect(header["flags"] as? Int == 1 && header["frame"] as? Int == 9)
+        let snapshot = try SharedMemoryReader(output: name).read()
+        #expect(snapshot.stopped && snapshot.frame == uniformFrame(9))
+    }
+
+    @Test("the object is created with mode 0640 whatever the umask")
+    func mode() throws {
+        let old = umask(0o077)
+        defer { umask(old) }
+        _ = try SharedMemoryFramebuffer(name: name, width: 16, height: 4, fps: 60)
+        defer { shm_unlink("/signd.\(name)") }
+        var info = stat()
+        #expect(stat("/dev/shm/signd.\(name)", &info) == 0)
+        #expect(info.st_mode & 0o777 == 0o640)
+    }
+}
+
+/// A flag shared with a writer thread in a test.
+final class Atomic<T: Sendable>: @unchecked Sendable {
+    private let lock = NSLock()
+    private var stored: T
+    init(_ value: T) { stored = value }
+    var value: T {
+        get { lock.withLock { stored } }
+        set { lock.withLock { stored = newValue } }
+    }
+}
