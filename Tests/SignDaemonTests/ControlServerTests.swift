@@ -1,0 +1,164 @@
+import Foundation
+import SignControl
+import SignGraphics
+import SignScene
+import Testing
+
+@testable import SignDaemon
+
+/// A control server on a temporary socket, serving a small scene.
+final class ServerFixture {
+    static let fonts = try! FontLibrary()
+    let path = "/tmp/signd-test-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).sock"
+    let server: ControlServer
+    let store: SceneStore
+
+    init() throws {
+        let scene = Scene(width: 64, height: 16, layers: [TextLayer(id: "main", text: "Now Playing"), TextLayer(id: "footer", text: "x")])
+        store = SceneStore(try PreparedScene(scene, beginTime: 0, fonts: Self.fonts), fonts: Self.fonts)
+        let clock = FrameClock(fps: 60) { _ in }
+        server = ControlServer(path: path, commands: CommandHandler(store: store, clock: clock, outputs: [], startedAt: MonotonicClock.now()))
+        try server.start(mode: 0o660, group: nil)
+    }
+
+    deinit { server.stop() }
+
+    func client() throws -> ControlClient { try ControlClient(path: path) }
+
+    /// Sends raw text and returns the next response as an object.
+    func exchange(_ client: ControlClient, _ line: String) throws -> JSONValue {
+        try client.send(raw: Array((line + "\n").utf8))
+        return try JSONValue.parse(try #require(try client.readLine()))
+    }
+}
+
+@Suite("ControlServer", .serialized)
+struct ControlServerTests {
+    @Test("ping answers an empty result and echoes the id")
+    func ping() throws {
+        let f = try ServerFixture()
+        let r = try f.exchange(try f.client(), #"{"id": "p1", "cmd": "ping"}"#)
+        #expect(r == ["id": "p1", "ok": true, "result": [:]])
+    }
+
+    @Test("status reports text, fps, frames, dropped, uptime and outputs")
+    func status() throws {
+        let f = try ServerFixture()
+        let result = try f.client().request("status")
+        #expect(result["text"] == "Now Playing")
+        #expect(result["fps"]?.doubleValue == 60)
+        #expect(result["frames"] == 0 && result["dropped"] == 0)
+        #expect(result["uptime_s"]?.doubleValue != nil)
+        #expect(result["outputs"] == [])
+    }
+
+    @Test("set-text changes the main layer, or the layer named")
+    func setText() throws {
+        let f = try ServerFixture()
+        let c = try f.client()
+        _ = try c.request("set-text", ["text": "Hello"])
+        _ = try c.request("set-text", ["text": "bottom", "layer": "footer"])
+        let status = try c.request("status")
+        #expect(status["text"] == "Hello")
+        #expect(status["layers"] == [["id": "main", "text": "Hello"], ["id": "footer", "text": "bottom"]])
+    }
+
+    @Test(
+        "each error has its code",
+        arguments: [
+            ("not json at all", "bad-request"),
+            (#"[1, 2, 3]"#, "bad-request"),
+            (#"{"cmd": "set-text", "text": 12}"#, "bad-request"),
+            (#"{"cmd": "set-text", "text": "a", "layer": 3}"#, "bad-request"),
+            (#"{"cmd": "dance"}"#, "unknown-command"),
+            (#"{"cmd": "set-text"}"#, "invalid-argument"),
+            (#"{"cmd": "set-text", "text": "a", "when": "tomorrow"}"#, "invalid-argument"),
+            (#"{"cmd": "set-text", "text": "a", "layer": "nope"}"#, "not-found"),
+        ])
+    func errors(line: String, code: String) throws {
+        let f = try ServerFixture()
+        let c = try f.client()
+        let r = try f.exchange(c, line)
+        #expect(r["ok"] == false)
+        #expect(r["error"]?["code"]?.stringValue == code)
+        #expect(r["error"]?["message"]?.stringValue?.isEmpty == false)
+        // The connection stays usable after an error.
+        #expect(try f.exchange(c, #"{"cmd": "ping"}"#)["ok"] == true)
+    }
+
+    @Test("pipelined requests are answered in order")
+    func pipelined() throws {
+        let f = try ServerFixture()
+        let c = try f.client()
+        let batch = (1...20).map { #"{"id": \#($0), "cmd": "\#($0 % 2 == 0 ? "ping" : "status")"}"# }.joined(separator: "\n") + "\n"
+        try c.send(raw: Array(batch.utf8))
+        for id in 1...20 {
+            let r = try JSONValue.parse(try #require(try c.readLine()))
+            #expect(r["id"] == .int(Int64(id)))
+        }
+    }
+
+    @Test("a request of exactly 64 KiB is served; one byte more gets request-too-large and the connection closes")
+    func sizeLimit() throws {
+        let f = try ServerFixture()
+        let base = #"{"cmd": "ping", "pad": ""}"#
+        let padding = String(repeating: "a", count: ControlMessage.maxRequestLength - base.utf8.count)
+        let exact = #"{"cmd": "ping", "pad": "\#(padding)"}"#
+        #expect(exact.utf8.count == ControlMessage.maxRequestLength)
+        let c = try f.client()
+        #expect(try f.exchange(c, exact)["ok"] == true)
+        let r = try f.exchange(c, #"{"cmd": "ping", "pad": "\#(padding)a"}"#)
+        #expect(r["error"]?["code"] == "request-too-large")
+        #expect(try c.readLine() == nil)
+    }
+
+    @Test("a line that never ends is cut off at the limit too")
+    func endlessLine() throws {
+        let f = try ServerFixture()
+        let c = try f.client()
+        try c.send(raw: [UInt8](repeating: UInt8(ascii: "x"), count: ControlMessage.maxRequestLength + 100))
+        let r = try JSONValue.parse(try #require(try c.readLine()))
+        #expect(r["error"]?["code"] == "request-too-large")
+        #expect(try c.readLine() == nil)
+    }
+
+    @Test("64 clients are served at once; the 65th is told busy and closed; a freed place is reused")
+    func clientLimit() throws {
+        let f = try ServerFixture()
+        var clients = try (0..<64).map { _ in try f.client() }
+        for c in clients { _ = try c.request("ping") }
+        let extra = try f.client()
+        let r = try JSONValue.parse(try #require(try extra.readLine()))
+        #expect(r["error"]?["code"] == "busy")
+        #expect(try extra.readLine() == nil)
+        clients.removeLast()
+        // The server notices the close asynchronously; a new client gets in once it has.
+        var admitted = false
+        for _ in 0..<100 where !admitted {
+            let c = try f.client()
+            admitted = (try? c.request("ping")) != nil
+            if !admitted { Thread.sleep(forTimeInterval: 0.01) }
+        }
+        #expect(admitted)
+        #expect(clients.count == 63)
+    }
+
+    @Test("a client that never reads its responses does not hold up another")
+    func stuckClient() throws {
+        let f = try ServerFixture()
+        let stuck = try f.client()
+        let flood = Array(String(repeating: #"{"cmd": "status"}"# + "\n", count: 2000).utf8)
+        // About 36 KB of requests fits the socket buffer; the ~800 KB of responses do not.
+        try stuck.send(raw: flood)
+        Thread.sleep(forTimeInterval: 0.2)
+        #expect(try f.client().request("ping") == [:])
+    }
+
+    @Test("a stale socket file is replaced; a live socket is not taken over")
+    func staleSocket() throws {
+        let f = try ServerFixture()
+        let clash = ControlServer(path: f.path, commands: CommandHandler(store: f.store, clock: FrameClock(fps: 60) { _ in }, outputs: [], startedAt: 0))
+        #expect(throws: ControlServer.Error.self) { try clash.start(mode: 0o660, group: nil) }
+        #expect(try f.client().request("ping") == [:])
+    }
+}

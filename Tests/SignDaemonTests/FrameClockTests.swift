@@ -1,0 +1,48 @@
+import Foundation
+import Synchronization
+import Testing
+
+@testable import SignDaemon
+
+@Suite("FrameClock", .serialized)
+struct FrameClockTests {
+    final class Ticks: Sendable {
+        let list = Mutex<[FrameClock.Tick]>([])
+        let stallAt = Atomic<UInt64>(0)
+    }
+
+    @Test("frame n has time n / fps and its deadline on the origin's grid, numbers only increasing")
+    func deadlinesFromOrigin() async throws {
+        let ticks = Ticks()
+        let clock = FrameClock(fps: 120) { tick in ticks.list.withLock { $0.append(tick) } }
+        clock.start()
+        try await Task.sleep(for: .milliseconds(300))
+        clock.stop()
+        let list = ticks.list.withLock { $0 }
+        #expect(list.count > 10)
+        for (a, b) in zip(list, list.dropFirst()) { #expect(b.number > a.number) }
+        for t in list {
+            #expect(t.time == Double(t.number) / 120)
+            #expect(t.deadline == clock.origin + UInt64((Double(t.number) * 1e9 / 120).rounded()))
+        }
+        #expect(clock.stats.frames == UInt64(list.count))
+    }
+
+    @Test("a stalled frame is followed by the newest due frame, and the skipped ones count as dropped")
+    func skipsAfterStall() async throws {
+        let ticks = Ticks()
+        let clock = FrameClock(fps: 100) { tick in
+            ticks.list.withLock { $0.append(tick) }
+            if tick.number == 5 { Thread.sleep(forTimeInterval: 0.1) }
+        }
+        clock.start()
+        try await Task.sleep(for: .milliseconds(400))
+        clock.stop()
+        let numbers = ticks.list.withLock { $0.map(\.number) }
+        let after = numbers[numbers.firstIndex(of: 5)! + 1]
+        // 100 ms at 100 fps: about ten deadlines passed during the stall.
+        #expect(after >= 12)
+        #expect(clock.stats.dropped >= after - 6)
+        #expect(clock.stats.dropped == numbers.last! - UInt64(numbers.count))
+    }
+}
