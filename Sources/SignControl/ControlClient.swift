@@ -8,6 +8,11 @@ public final class ControlClient {
         public let path: String
         public let reason: String
         public var description: String { "cannot reach signd at \(path): \(reason)" }
+
+        public init(path: String, reason: String) {
+            self.path = path
+            self.reason = reason
+        }
     }
 
     public let path: String
@@ -32,7 +37,9 @@ public final class ControlClient {
             raw[bytes.count] = 0
         }
         let result = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+            }
         }
         guard result == 0 else {
             let reason = String(cString: strerror(errno))
@@ -48,7 +55,9 @@ public final class ControlClient {
     public func send(raw: [UInt8]) throws(Unreachable) {
         var offset = 0
         while offset < raw.count {
-            let n = raw.withUnsafeBytes { Glibc.send(fd, $0.baseAddress! + offset, raw.count - offset, Int32(MSG_NOSIGNAL)) }
+            let n = raw.withUnsafeBytes {
+                Glibc.send(fd, $0.baseAddress! + offset, raw.count - offset, Int32(MSG_NOSIGNAL))
+            }
             if n < 0 && errno == EINTR { continue }
             guard n > 0 else { throw Unreachable(path: path, reason: String(cString: strerror(errno))) }
             offset += n

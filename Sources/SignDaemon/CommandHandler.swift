@@ -41,10 +41,14 @@ public final class CommandHandler: Sendable {
         case "set-text":
             let args = request.arguments
             guard let textValue = args["text"] else { throw ControlError(.invalidArgument, "set-text needs \"text\"") }
-            guard case .string(let text) = textValue else { throw ControlError(.badRequest, "\"text\" must be a string") }
+            guard case .string(let text) = textValue else {
+                throw ControlError(.badRequest, "\"text\" must be a string")
+            }
             var layer: String?
             if let value = args["layer"] {
-                guard case .string(let id) = value else { throw ControlError(.badRequest, "\"layer\" must be a string") }
+                guard case .string(let id) = value else {
+                    throw ControlError(.badRequest, "\"layer\" must be a string")
+                }
                 layer = id
             }
             var when = PreparedScene.When.now
@@ -79,9 +83,15 @@ public final class CommandHandler: Sendable {
             "uptime_s": .double((Double(MonotonicClock.now() - startedAt) / 1e6).rounded() / 1e3),
             "width": .int(Int64(scene.scene.width)),
             "height": .int(Int64(scene.scene.height)),
-            "lateness_ms": ["p50": ms(stats.lateness.quantile(0.5)), "p99": ms(stats.lateness.quantile(0.99)), "max": ms(stats.lateness.max)],
+            "lateness_ms": [
+                "p50": ms(stats.lateness.quantile(0.5)), "p99": ms(stats.lateness.quantile(0.99)),
+                "max": ms(stats.lateness.max),
+            ],
             "layers": .array(layers),
-            "outputs": .array(outputs.map { ["name": .string($0.name), "type": .string($0.kind), "state": .string($0.state.rawValue)] }),
+            "outputs": .array(
+                outputs.map {
+                    ["name": .string($0.name), "type": .string($0.kind), "state": .string($0.state.rawValue)]
+                }),
         ]
     }
 }

@@ -12,7 +12,10 @@ public enum ConfigLoader {
         do {
             source = try String(contentsOfFile: path, encoding: .utf8)
         } catch {
-            throw ConfigError(problems: [ConfigProblem(file: path, line: 0, key: "-", message: "cannot read the file: \(error.localizedDescription)")])
+            throw ConfigError(problems: [
+                ConfigProblem(
+                    file: path, line: 0, key: "-", message: "cannot read the file: \(error.localizedDescription)")
+            ])
         }
         return try parse(source, file: path, fonts: fonts)
     }
@@ -24,7 +27,8 @@ public enum ConfigLoader {
             root = try TOMLTable(string: source)
         } catch let error as TOMLParseError {
             throw ConfigError(problems: [
-                ConfigProblem(file: file, line: error.source.begin.line, key: "-", message: "TOML syntax: \(error.description)")
+                ConfigProblem(
+                    file: file, line: error.source.begin.line, key: "-", message: "TOML syntax: \(error.description)")
             ])
         } catch {
             throw ConfigError(problems: [ConfigProblem(file: file, line: 1, key: "-", message: "\(error)")])
@@ -87,7 +91,8 @@ public enum ConfigLoader {
             r.rejectUnknownKeys(t, at: path, allowed: layerKeys)
             let id = r.string(t, "id", at: path) ?? (i == 0 ? "main" : "layer\(i)")
             if id.isEmpty || !ids.insert(id).inserted {
-                r.problem("\(path).id", id.isEmpty ? "a layer id cannot be empty" : "another layer already has id \"\(id)\"")
+                r.problem(
+                    "\(path).id", id.isEmpty ? "a layer id cannot be empty" : "another layer already has id \"\(id)\"")
             }
             var layer = TextLayer(id: id, text: r.string(t, "text", at: path) ?? "")
             let fontName = r.string(t, "font", at: path) ?? FontSpec.defaultFace.name
@@ -96,7 +101,9 @@ public enum ConfigLoader {
             layer.font = FontSpec(name: fontName, size: size, antialias: antialias)
             if let value = t["fallback_fonts"] {
                 if let names = value.array?.compactMap({ $0.string }), names.count == value.array?.count {
-                    layer.fallbacks = names.map { FontSpec(name: $0, size: $0 == "unifont" ? 16 : size, antialias: antialias) }
+                    layer.fallbacks = names.map {
+                        FontSpec(name: $0, size: $0 == "unifont" ? 16 : size, antialias: antialias)
+                    }
                 } else {
                     r.problem("\(path).fallback_fonts", "expected an array of font names")
                 }
@@ -155,7 +162,10 @@ public enum ConfigLoader {
                 r.problem("\(path).name", "missing: the output's name (it names /dev/shm/signd.<name>)")
                 continue
             }
-            let allowed = name.unicodeScalars.allSatisfy { $0.properties.isASCIIHexDigit || ("a"..."z").contains($0) || ("A"..."Z").contains($0) || ("0"..."9").contains($0) || $0 == "-" || $0 == "_" }
+            let allowed = name.unicodeScalars.allSatisfy {
+                $0.properties.isASCIIHexDigit || ("a"..."z").contains($0) || ("A"..."Z").contains($0)
+                    || ("0"..."9").contains($0) || $0 == "-" || $0 == "_"
+            }
             if name.isEmpty || name.count > 64 || !allowed {
                 r.problem("\(path).name", "\"\(name)\" must be 1 to 64 letters, digits, '-' or '_'")
             } else if !names.insert(name).inserted {

@@ -19,7 +19,8 @@ final class ControlConnectionHandler: ChannelInboundHandler {
             if line.readableBytes == 0 { return }  // blank lines are ignored
             write(commands.respond(to: line.readableBytesView), context)
         case .tooLarge:
-            let error = ControlError(.requestTooLarge, "a request line is limited to \(ControlMessage.maxRequestLength) bytes")
+            let error = ControlError(
+                .requestTooLarge, "a request line is limited to \(ControlMessage.maxRequestLength) bytes")
             write(ControlMessage.failure(id: .null, error), context)
             context.writeAndFlush(wrapOutboundOut(context.channel.allocator.buffer(capacity: 0))).whenComplete { _ in
                 context.close(promise: nil)
@@ -57,7 +58,8 @@ final class BusyHandler: ChannelInboundHandler {
     init(limit: Int) { self.limit = limit }
 
     func channelActive(context: ChannelHandlerContext) {
-        let line = ControlMessage.failure(id: .null, ControlError(.busy, "too many clients: at most \(limit) at once")) + "\n"
+        let line =
+            ControlMessage.failure(id: .null, ControlError(.busy, "too many clients: at most \(limit) at once")) + "\n"
         var buffer = context.channel.allocator.buffer(capacity: line.utf8.count)
         buffer.writeString(line)
         context.writeAndFlush(wrapOutboundOut(buffer)).whenComplete { _ in context.close(promise: nil) }

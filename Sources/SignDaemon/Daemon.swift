@@ -45,7 +45,9 @@ public final class Daemon: Sendable {
             case .sharedMemory(let name, let mode, let group):
                 var gid: gid_t?
                 if let group {
-                    guard let entry = getgrnam(group) else { throw DaemonError("output \(name): no group \"\(group)\"") }
+                    guard let entry = getgrnam(group) else {
+                        throw DaemonError("output \(name): no group \"\(group)\"")
+                    }
                     gid = entry.pointee.gr_gid
                 }
                 outputs.append(
@@ -58,19 +60,22 @@ public final class Daemon: Sendable {
         // The clock exists before the preview so the caption can read its counters.
         let renderLoop = Box<RenderLoop>()
         let clock = FrameClock(fps: config.display.fps) { tick in renderLoop.value?.render(tick) }
-        let wantsPreview = options.preview ?? {
-            switch config.preview.terminal {
-            case .on: return true
-            case .off: return false
-            case .auto: return TerminalPreview.standardOutputIsTerminal
-            }
-        }()
+        let wantsPreview =
+            options.preview
+            ?? {
+                switch config.preview.terminal {
+                case .on: return true
+                case .off: return false
+                case .auto: return TerminalPreview.standardOutputIsTerminal
+                }
+            }()
         if wantsPreview {
             let caption = "signd \(config.display.width)x\(config.display.height) @ \(config.display.fps.formatted) fps"
             outputs.append(
                 TerminalPreview(name: "preview", maxRate: config.preview.fps) { number in
                     let stats = clock.stats
-                    return "\(caption) · frame \(number) · dropped \(stats.dropped) · control \(socketPath) · Ctrl-C quits"
+                    return
+                        "\(caption) · frame \(number) · dropped \(stats.dropped) · control \(socketPath) · Ctrl-C quits"
                 })
         }
         self.outputs = outputs
@@ -93,7 +98,9 @@ public final class Daemon: Sendable {
                 "size": "\(config.display.width)x\(config.display.height)",
                 "outputs": "\(outputs.map(\.name).joined(separator: ","))",
             ])
-        SystemdNotifier.notify(["READY=1", "STATUS=showing \"\(scene.text(ofLayer: 0, at: 0))\" at \(config.display.fps.formatted) fps"])
+        SystemdNotifier.notify([
+            "READY=1", "STATUS=showing \"\(scene.text(ofLayer: 0, at: 0))\" at \(config.display.fps.formatted) fps",
+        ])
     }
 
     /// Stops the clock, marks the outputs stopped, closes the control socket.
@@ -102,7 +109,8 @@ public final class Daemon: Sendable {
         clock.stop()
         outputs.forEach { $0.stop() }
         server.stop()
-        logger.info("signd stopped", metadata: ["frames": "\(clock.stats.frames)", "dropped": "\(clock.stats.dropped)"])
+        logger.info(
+            "signd stopped", metadata: ["frames": "\(clock.stats.frames)", "dropped": "\(clock.stats.dropped)"])
     }
 
     /// Runs a daemon until SIGINT or SIGTERM, then exits 0. Never returns.

@@ -33,7 +33,9 @@ public final class SceneStore: Sendable {
             let base = scene
             let target = id ?? base.scene.mainLayerID ?? ""
             guard let index = base.slotIndex(of: target) else {
-                throw ControlError(.notFound, "no layer \"\(target)\" (layers: \(base.scene.layers.map(\.id).joined(separator: ", ")))")
+                throw ControlError(
+                    .notFound, "no layer \"\(target)\" (layers: \(base.scene.layers.map(\.id).joined(separator: ", ")))"
+                )
             }
             let changed: PreparedScene
             do {

@@ -90,19 +90,23 @@ public final class FontLibrary: Sendable {
                 ascender = m.ascender
                 descent = -m.descender
             }
-            return TextRun(glyphs: placed, width: (pen + 32) >> 6, ascender: ascender, descent: descent, missing: missing)
+            return TextRun(
+                glyphs: placed, width: (pen + 32) >> 6, ascender: ascender, descent: descent, missing: missing)
         }
     }
 
     private func face(_ spec: FontSpec, in state: State) throws(FreeTypeError) -> (key: FaceKey, face: FreeTypeFace) {
         let key = FaceKey(path: spec.path, size: spec.size, antialias: spec.antialias)
         if let face = state.faces[key] { return (key, face) }
-        let face = try FreeTypeFace(library: state.library, path: key.path, pixelSize: key.size, antialias: key.antialias)
+        let face = try FreeTypeFace(
+            library: state.library, path: key.path, pixelSize: key.size, antialias: key.antialias)
         state.faces[key] = face
         return (key, face)
     }
 
-    private func glyph(_ index: UInt32, of face: (key: FaceKey, face: FreeTypeFace), in state: State) throws(FreeTypeError) -> GlyphBitmap {
+    private func glyph(_ index: UInt32, of face: (key: FaceKey, face: FreeTypeFace), in state: State)
+        throws(FreeTypeError) -> GlyphBitmap
+    {
         let key = GlyphKey(face: face.key, index: index)
         if let cached = state.glyphs[key] { return cached }
         let glyph = try face.face.render(glyph: index)

@@ -28,7 +28,8 @@ final class FreeTypeFace {
                     throw FreeTypeError(code: 0x17, operation: "FT_Select_Size", path: path)
                 }
                 var best = 0
-                for i in 0..<strikes where abs(Int(sizes[i].height) - pixelSize) < abs(Int(sizes[best].height) - pixelSize) {
+                for i in 0..<strikes
+                where abs(Int(sizes[i].height) - pixelSize) < abs(Int(sizes[best].height) - pixelSize) {
                     best = i
                 }
                 try check(FT_Select_Size(face, FT_Int(best)), "FT_Select_Size", path: path)
@@ -82,7 +83,8 @@ final class FreeTypeFace {
                     case FT_PIXEL_MODE_GRAY:
                         coverage[y * width + x] = row[x]
                     default:
-                        throw FreeTypeError(code: 0x06, operation: "unsupported pixel mode \(mode.rawValue)", path: path)
+                        throw FreeTypeError(
+                            code: 0x06, operation: "unsupported pixel mode \(mode.rawValue)", path: path)
                     }
                 }
             }

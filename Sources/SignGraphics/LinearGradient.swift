@@ -18,7 +18,9 @@ public struct LinearGradient: Sendable, Hashable {
             return (0..<n).map { n == 1 ? 0 : Double($0) / Double(n - 1) }
         }
         var running = -Double.infinity
-        return locations.map { running = max(running, $0); return running }
+        return locations.map {
+            running = max(running, $0); return running
+        }
     }
 
     /// The colour at a position along the gradient's axis (0 at startPoint, 1 at endPoint).

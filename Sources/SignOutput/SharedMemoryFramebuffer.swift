@@ -32,7 +32,9 @@ public final class SharedMemoryFramebuffer: FrameSink {
 
     /// Creates (or takes over) `/signd.<name>` with `mode` and optionally group `gid`, sized
     /// for `width x height`, and writes its header.
-    public init(name: String, width: Int, height: Int, fps: Double, mode: mode_t = 0o640, gid: gid_t? = nil) throws(Error) {
+    public init(name: String, width: Int, height: Int, fps: Double, mode: mode_t = 0o640, gid: gid_t? = nil)
+        throws(Error)
+    {
         self.name = name
         self.objectName = FramebufferLayout.objectName(forOutput: name)
         self.width = width
@@ -46,7 +48,9 @@ public final class SharedMemoryFramebuffer: FrameSink {
         if let gid, fchown(fd, uid_t.max, gid) != 0 {
             throw Error(objectName: objectName, operation: "fchown", errno: errno)
         }
-        guard ftruncate(fd, off_t(size)) == 0 else { throw Error(objectName: objectName, operation: "ftruncate", errno: errno) }
+        guard ftruncate(fd, off_t(size)) == 0 else {
+            throw Error(objectName: objectName, operation: "ftruncate", errno: errno)
+        }
         guard let base = mmap(nil, size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0), base != MAP_FAILED else {
             throw Error(objectName: objectName, operation: "mmap", errno: errno)
         }

@@ -75,7 +75,9 @@ public final class SharedMemoryReader {
             let flags = UInt32(littleEndian: base.load(fromByteOffset: 56, as: UInt32.self))
             let bytes = width * 3 * height
             guard index < FramebufferLayout.bufferCount else { continue }
-            pixels.withUnsafeMutableBytes { $0.baseAddress!.copyMemory(from: base + 64 + index * bytes, byteCount: bytes) }
+            pixels.withUnsafeMutableBytes {
+                $0.baseAddress!.copyMemory(from: base + 64 + index * bytes, byteCount: bytes)
+            }
             signd_fence_acquire()
             if signd_load_u64_relaxed(base + 24) == before {
                 return Snapshot(

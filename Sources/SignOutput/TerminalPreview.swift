@@ -77,7 +77,8 @@ public final class TerminalPreview: FrameSink {
             p.drawing = false
             guard !p.stopped, let frame = p.frame else { return nil }
             if drawn?.width == frame.width && drawn?.height == frame.height {
-                drawn!.pixels.withUnsafeMutableBytes { dst in frame.pixels.withUnsafeBytes { dst.copyMemory(from: $0) } }
+                drawn!.pixels.withUnsafeMutableBytes { dst in frame.pixels.withUnsafeBytes { dst.copyMemory(from: $0) }
+                }
             } else {
                 drawn = Frame(width: frame.width, height: frame.height, pixels: Array(frame.pixels))
             }

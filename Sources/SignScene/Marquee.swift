@@ -74,7 +74,8 @@ public struct MarqueePath: Sendable, Hashable {
         self.cycle = cycle
         self.speed = speed
         let duration = speed > 0 && cycle > 0 ? cycle / speed : .infinity
-        self.timing = MediaTiming(beginTime: beginTime, duration: duration, repeatCount: .infinity, fillMode: .backwards)
+        self.timing = MediaTiming(
+            beginTime: beginTime, duration: duration, repeatCount: .infinity, fillMode: .backwards)
     }
 
     /// x of the strip's start at scene time `t`: `home - (speed * (t - beginTime)) mod cycle`.

@@ -3,7 +3,8 @@ import SignControl
 
 /// `signctl status [--json]`.
 struct Status: ParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "Show what the daemon shows and how its clock and outputs fare.")
+    static let configuration = CommandConfiguration(
+        abstract: "Show what the daemon shows and how its clock and outputs fare.")
 
     @Flag(help: "Print the daemon's status object as JSON.")
     var json = false

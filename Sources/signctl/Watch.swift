@@ -1,9 +1,9 @@
 import ArgumentParser
 import Foundation
+import Glibc
 import SignControl
 import SignGraphics
 import SignOutput
-import Glibc
 
 /// Finds the framebuffer to read: the name given, else the daemon's first shm output,
 /// else the only one in /dev/shm.
@@ -18,7 +18,10 @@ func framebufferName(_ given: String?, connection: Connection) throws -> String 
     let present = ((try? FileManager.default.contentsOfDirectory(atPath: "/dev/shm")) ?? [])
         .filter { $0.hasPrefix("signd.") }.map { String($0.dropFirst(6)) }
     guard present.count == 1 else {
-        printError(present.isEmpty ? "signctl: no signd framebuffer in /dev/shm" : "signctl: several framebuffers (\(present.joined(separator: ", "))): name one")
+        printError(
+            present.isEmpty
+                ? "signctl: no signd framebuffer in /dev/shm"
+                : "signctl: several framebuffers (\(present.joined(separator: ", "))): name one")
         throw ExitCode(1)
     }
     return present[0]
@@ -44,7 +47,9 @@ struct Watch: ParsableCommand {
             printError("signctl: \(error)")
             throw ExitCode(1)
         }
-        let preview = TerminalPreview(name: name, maxRate: fps) { number in "signd.\(name) · frame \(number) · Ctrl-C quits" }
+        let preview = TerminalPreview(name: name, maxRate: fps) { number in
+            "signd.\(name) · frame \(number) · Ctrl-C quits"
+        }
         signal(SIGINT) { _ in
             // Restore the cursor and colours before leaving.
             _ = TerminalImage.end.withUnsafeBytes { write(STDOUT_FILENO, $0.baseAddress, $0.count) }
@@ -70,7 +75,8 @@ struct Watch: ParsableCommand {
 
 /// `signctl snapshot FILE.png`.
 struct Snapshot: ParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "Save the newest frame of a shared-memory framebuffer as PNG.")
+    static let configuration = CommandConfiguration(
+        abstract: "Save the newest frame of a shared-memory framebuffer as PNG.")
 
     @Argument(help: "The PNG file to write.")
     var file: String

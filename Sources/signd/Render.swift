@@ -18,7 +18,10 @@ struct Render: ParsableCommand {
     @Option(help: "Frames per second (default: the config's display.fps).")
     var fps: Double?
 
-    @Option(help: "Where to write: .png (the last frame) or .rgb (raw RGB888 frames back to back); none renders and discards.")
+    @Option(
+        help:
+            "Where to write: .png (the last frame) or .rgb (raw RGB888 frames back to back); none renders and discards."
+    )
     var out: String?
 
     func validate() throws {
@@ -58,6 +61,7 @@ struct Render: ParsableCommand {
         try raw?.close()
         if let out, out.hasSuffix(".png") { try PNGImage.write(frame, to: out) }
         writeStandardError(
-            "rendered \(frames) frames \(frame.width)x\(frame.height) in \(String(format: "%.3f", seconds)) s (\(String(format: "%.0f", Double(frames) / max(seconds, 1e-9))) frames/s)\n")
+            "rendered \(frames) frames \(frame.width)x\(frame.height) in \(String(format: "%.3f", seconds)) s (\(String(format: "%.0f", Double(frames) / max(seconds, 1e-9))) frames/s)\n"
+        )
     }
 }

@@ -61,7 +61,8 @@ struct ControlMessageTests {
     func parseResponse() throws {
         #expect(try ControlMessage.parseResponse(Array(#"{"id":1,"ok":true,"result":{"a":1}}"#.utf8)) == ["a": 1])
         #expect(throws: ControlError(.busy, "full")) {
-            try ControlMessage.parseResponse(Array(#"{"id":null,"ok":false,"error":{"code":"busy","message":"full"}}"#.utf8))
+            try ControlMessage.parseResponse(
+                Array(#"{"id":null,"ok":false,"error":{"code":"busy","message":"full"}}"#.utf8))
         }
     }
 }

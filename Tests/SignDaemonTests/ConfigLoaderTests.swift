@@ -8,7 +8,8 @@ import Testing
 @Suite("ConfigLoader")
 struct ConfigLoaderTests {
     static let fonts = try! FontLibrary()
-    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../..").standardized
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../..")
+        .standardized
 
     func problems(_ source: String, fonts: FontLibrary? = nil) -> [String] {
         do {
@@ -21,7 +22,8 @@ struct ConfigLoaderTests {
 
     @Test("the demo config is valid and describes the demo")
     func demo() throws {
-        let config = try ConfigLoader.load(path: Self.root.appendingPathComponent("configs/demo.toml").path, fonts: Self.fonts)
+        let config = try ConfigLoader.load(
+            path: Self.root.appendingPathComponent("configs/demo.toml").path, fonts: Self.fonts)
         #expect(config.display.width == 128 && config.display.height == 32 && config.display.fps == 60)
         #expect(config.layers.map(\.text) == ["Now Playing"])
         #expect(config.outputs == [.sharedMemory(name: "demo", mode: 0o640, group: nil)])
@@ -88,12 +90,16 @@ struct ConfigLoaderTests {
     @Test("a font that cannot be opened is a problem at the font key")
     func missingFont() {
         let found = problems("[[layer]]\nfont = \"/no/such/font.otf\"\n", fonts: Self.fonts)
-        #expect(found.count == 1 && found[0].hasPrefix("t.toml:2: layer[0].font: FT_New_Face failed for /no/such/font.otf"))
+        #expect(
+            found.count == 1 && found[0].hasPrefix("t.toml:2: layer[0].font: FT_New_Face failed for /no/such/font.otf"))
     }
 
     @Test("a config with no layer is refused")
     func noLayer() {
-        #expect(problems("[display]\nwidth = 64\n") == ["t.toml:1: layer: no [[layer]]: a sign needs at least one text layer"])
+        #expect(
+            problems("[display]\nwidth = 64\n") == [
+                "t.toml:1: layer: no [[layer]]: a sign needs at least one text layer"
+            ])
     }
 
     @Test("an unreadable file is reported, not crashed on")

@@ -14,10 +14,14 @@ final class ServerFixture {
     let store: SceneStore
 
     init() throws {
-        let scene = Scene(width: 64, height: 16, layers: [TextLayer(id: "main", text: "Now Playing"), TextLayer(id: "footer", text: "x")])
+        let scene = Scene(
+            width: 64, height: 16,
+            layers: [TextLayer(id: "main", text: "Now Playing"), TextLayer(id: "footer", text: "x")])
         store = SceneStore(try PreparedScene(scene, beginTime: 0, fonts: Self.fonts), fonts: Self.fonts)
         let clock = FrameClock(fps: 60) { _ in }
-        server = ControlServer(path: path, commands: CommandHandler(store: store, clock: clock, outputs: [], startedAt: MonotonicClock.now()))
+        server = ControlServer(
+            path: path,
+            commands: CommandHandler(store: store, clock: clock, outputs: [], startedAt: MonotonicClock.now()))
         try server.start(mode: 0o660, group: nil)
     }
 
@@ -90,7 +94,9 @@ struct ControlServerTests {
     func pipelined() throws {
         let f = try ServerFixture()
         let c = try f.client()
-        let batch = (1...20).map { #"{"id": \#($0), "cmd": "\#($0 % 2 == 0 ? "ping" : "status")"}"# }.joined(separator: "\n") + "\n"
+        let batch =
+            (1...20).map { #"{"id": \#($0), "cmd": "\#($0 % 2 == 0 ? "ping" : "status")"}"# }.joined(separator: "\n")
+            + "\n"
         try c.send(raw: Array(batch.utf8))
         for id in 1...20 {
             let r = try JSONValue.parse(try #require(try c.readLine()))
@@ -157,7 +163,9 @@ struct ControlServerTests {
     @Test("a stale socket file is replaced; a live socket is not taken over")
     func staleSocket() throws {
         let f = try ServerFixture()
-        let clash = ControlServer(path: f.path, commands: CommandHandler(store: f.store, clock: FrameClock(fps: 60) { _ in }, outputs: [], startedAt: 0))
+        let clash = ControlServer(
+            path: f.path,
+            commands: CommandHandler(store: f.store, clock: FrameClock(fps: 60) { _ in }, outputs: [], startedAt: 0))
         #expect(throws: ControlServer.Error.self) { try clash.start(mode: 0o660, group: nil) }
         #expect(try f.client().request("ping") == [:])
     }

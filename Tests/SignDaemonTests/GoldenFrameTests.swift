@@ -15,7 +15,8 @@ struct GoldenFrameTests {
     @Test("the demo marquee", arguments: [0.0, 0.5, 1.234])
     func demo(t: Double) throws {
         let fonts = try FontLibrary()
-        let config = try ConfigLoader.load(path: Self.here.appendingPathComponent("../../configs/demo.toml").path, fonts: fonts)
+        let config = try ConfigLoader.load(
+            path: Self.here.appendingPathComponent("../../configs/demo.toml").path, fonts: fonts)
         let frame = Renderer.render(try PreparedScene(config.scene, beginTime: 0, fonts: fonts), at: t)
         try Self.compare(frame, golden: "demo-t\(String(format: "%.3f", t)).png")
     }

@@ -6,7 +6,8 @@ import Testing
 
 /// Runs tools/shm-read.py, the reader written from CONTRACTS.md alone, in its own process.
 func contractReader(_ arguments: [String]) throws -> (status: Int32, output: String) {
-    let tools = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../tools").standardized
+    let tools = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../tools")
+        .standardized
     let process = Process()
     process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
     process.arguments = [tools.appendingPathComponent("shm-read.py").path] + arguments

@@ -11,7 +11,10 @@ struct TerminalImageTests {
         frame.pixels = [255, 0, 0, 0, 255, 0, 0, 0, 255, 1, 2, 3]
         var image = TerminalImage()
         let text = String(decoding: image.update(to: frame), as: UTF8.self)
-        #expect(text == "\u{1B}[1;1H\u{1B}[38;2;255;0;0m\u{1B}[48;2;0;0;255m▀\u{1B}[38;2;0;255;0m\u{1B}[48;2;1;2;3m▀\u{1B}[0m")
+        #expect(
+            text
+                == "\u{1B}[1;1H\u{1B}[38;2;255;0;0m\u{1B}[48;2;0;0;255m▀\u{1B}[38;2;0;255;0m\u{1B}[48;2;1;2;3m▀\u{1B}[0m"
+        )
     }
 
     @Test("an unchanged frame writes nothing; a changed pixel rewrites only its cell")

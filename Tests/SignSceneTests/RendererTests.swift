@@ -68,7 +68,9 @@ struct RendererTests {
         let changed = try scene.settingText("XYZ", ofLayer: 0, when: .loopEnd, now: 1, fonts: fonts)
         #expect(changed.text(ofLayer: 0, at: 3.9) == "ABC")
         #expect(changed.text(ofLayer: 0, at: 4) == "XYZ")
-        #expect(Renderer.render(changed, at: 4) == Renderer.render(try prepared("XYZ", marquee: Marquee(speed: 10, gap: 22, fade: .pixels(0))), at: 0))
+        #expect(
+            Renderer.render(changed, at: 4)
+                == Renderer.render(try prepared("XYZ", marquee: Marquee(speed: 10, gap: 22, fade: .pixels(0))), at: 0))
         let now = try scene.settingText("XYZ", ofLayer: 0, when: .now, now: 1, fonts: fonts)
         #expect(now.text(ofLayer: 0, at: 1) == "XYZ")
     }
