@@ -31,7 +31,7 @@ public final class Daemon: Sendable {
 
     /// Sets everything up and starts; throws a message for a person if anything cannot start.
     public init(options: Options, logger: Logger) throws {
-        self.logger = logger
+        var logger = logger
         let startedAt = MonotonicClock.now()
         let fonts = try FontLibrary()
         let config = try ConfigLoader.load(path: options.configPath, fonts: fonts)
@@ -70,6 +70,8 @@ public final class Daemon: Sendable {
                 }
             }()
         if wantsPreview {
+            // The preview owns the terminal; its caption says what the info lines would.
+            logger.logLevel = max(logger.logLevel, .warning)
             let caption = "signd \(config.display.width)x\(config.display.height) @ \(config.display.fps.formatted) fps"
             outputs.append(
                 TerminalPreview(name: "preview", maxRate: config.preview.fps) { number in
@@ -78,6 +80,7 @@ public final class Daemon: Sendable {
                         "\(caption) · frame \(number) · dropped \(stats.dropped) · control \(socketPath) · Ctrl-C quits"
                 })
         }
+        self.logger = logger
         self.outputs = outputs
         self.clock = clock
         renderLoop.value = RenderLoop(store: store, outputs: outputs)

@@ -26,6 +26,7 @@ public final class TerminalPreview: FrameSink {
     private nonisolated(unsafe) var image: TerminalImage  // only touched on `queue`
     private nonisolated(unsafe) var lastDraw: UInt64 = 0  // only touched on `queue`
     private nonisolated(unsafe) var drawn: Frame?  // only touched on `queue`
+    private nonisolated(unsafe) var lastFullRedraw: UInt64 = 0  // only touched on `queue`
 
     /// Whether standard output is a terminal (the preview's default depends on it).
     public static var standardOutputIsTerminal: Bool { isatty(STDOUT_FILENO) == 1 }
@@ -70,6 +71,11 @@ public final class TerminalPreview: FrameSink {
             // Too soon: draw the newest frame when the interval has passed.
             queue.asyncAfter(deadline: .init(uptimeNanoseconds: lastDraw + minimumInterval)) { self.draw() }
             return
+        }
+        // Repaint everything now and then, so stray output or a resized window heals.
+        if now >= lastFullRedraw + 2_000_000_000 {
+            lastFullRedraw = now
+            image.invalidate()
         }
         lastDraw = now
         // Copy out under the lock rather than share the array, so `send` never triggers a copy-on-write.
