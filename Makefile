@@ -5,6 +5,8 @@ SWIFT   ?= swift
 PREFIX  ?= /usr/local
 DESTDIR ?=
 CONFIG  ?= configs/demo.toml
+UNITDIR     ?= /lib/systemd/system
+SYSUSERSDIR ?= /usr/lib/sysusers.d
 
 .PHONY: all setup build release demo test install clean format
 
@@ -23,16 +25,20 @@ release: setup
 demo: build
 	@tools/demo.sh $(CONFIG)
 
-## test: builds everything (tests included) and runs every test suite.
+## test: builds everything (tests included), runs every test suite, checks the systemd units.
 test: setup
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
+	tools/check-units
 
+## install: binaries, units, the sysusers entry and /etc/signd/signd.toml (an existing one is kept).
 install: release
-	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)/etc/signd $(DESTDIR)/lib/systemd/system $(DESTDIR)/usr/lib/sysusers.d
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)/etc/signd $(DESTDIR)$(UNITDIR) $(DESTDIR)$(SYSUSERSDIR)
 	install -m 0755 .build/release/signd .build/release/signctl $(DESTDIR)$(PREFIX)/bin/
-	sed 's|@BINDIR@|$(PREFIX)/bin|g' systemd/signd.service > $(DESTDIR)/lib/systemd/system/signd.service
-	install -m 0644 systemd/sysusers.d/signd.conf $(DESTDIR)/usr/lib/sysusers.d/signd.conf
+	sed 's|@BINDIR@|$(PREFIX)/bin|g' systemd/signd.service > $(DESTDIR)$(UNITDIR)/signd.service
+	chmod 0644 $(DESTDIR)$(UNITDIR)/signd.service
+	install -m 0644 systemd/signd.socket $(DESTDIR)$(UNITDIR)/signd.socket
+	install -m 0644 systemd/sysusers.d/signd.conf $(DESTDIR)$(SYSUSERSDIR)/signd.conf
 	test -e $(DESTDIR)/etc/signd/signd.toml || install -m 0644 configs/signd.toml $(DESTDIR)/etc/signd/signd.toml
 
 format:

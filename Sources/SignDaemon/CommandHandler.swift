@@ -1,21 +1,38 @@
 import SignControl
 import SignOutput
 import SignScene
+import Synchronization
 
 /// Carries out control requests against the running daemon and writes their responses.
 /// Each request is handled quickly on the caller's thread; none touches the frame clock's queue.
 public final class CommandHandler: Sendable {
+    /// What the daemon does beyond the scene: reload its config, note a changed text.
+    public struct Hooks: Sendable {
+        /// Reloads the config; the problems found (none: applied).
+        public var reload: @Sendable () -> [ConfigProblem] = { [] }
+        /// Called after a text changed (to save state and tell systemd).
+        public var textChanged: @Sendable () -> Void = {}
+        /// The outputs now.
+        public var outputs: @Sendable () -> [any FrameSink] = { [] }
+
+        public init() {}
+    }
+
     let store: SceneStore
     let clock: FrameClock
-    let outputs: [any FrameSink]
     let startedAt: UInt64
+    private let installed: Mutex<Hooks>
+    var hooks: Hooks { installed.withLock { $0 } }
 
-    public init(store: SceneStore, clock: FrameClock, outputs: [any FrameSink], startedAt: UInt64) {
+    public init(store: SceneStore, clock: FrameClock, startedAt: UInt64, hooks: Hooks = Hooks()) {
         self.store = store
         self.clock = clock
-        self.outputs = outputs
         self.startedAt = startedAt
+        self.installed = Mutex(hooks)
     }
+
+    /// Connects the handler to the daemon that owns it, once the daemon exists.
+    public func install(_ hooks: Hooks) { installed.withLock { $0 = hooks } }
 
     /// The response line (without newline) to one request line.
     public func respond(to line: some Collection<UInt8>) -> String {
@@ -60,9 +77,19 @@ public final class CommandHandler: Sendable {
                 when = parsed
             }
             try store.setText(text, layer: layer, when: when, now: clock.sceneTime())
+            hooks.textChanged()
+            return [:]
+        case "reload":
+            let problems = hooks.reload()
+            guard problems.isEmpty else {
+                throw ControlError(
+                    .invalidArgument,
+                    "the config was not reloaded:\n" + problems.map(\.description).joined(separator: "\n"))
+            }
             return [:]
         default:
-            throw ControlError(.unknownCommand, "no command \"\(request.command)\" (commands: ping, status, set-text)")
+            throw ControlError(
+                .unknownCommand, "no command \"\(request.command)\" (commands: ping, status, set-text, reload)")
         }
     }
 
@@ -89,7 +116,7 @@ public final class CommandHandler: Sendable {
             ],
             "layers": .array(layers),
             "outputs": .array(
-                outputs.map {
+                hooks.outputs().map {
                     ["name": .string($0.name), "type": .string($0.kind), "state": .string($0.state.rawValue)]
                 }),
         ]

@@ -35,10 +35,11 @@ public enum ConfigLoader {
         }
         var reader = ConfigReader(file: file, keyLines: TOMLKeyLines(source: source))
         var config = DaemonConfig()
-        reader.rejectUnknownKeys(root, at: "", allowed: ["display", "control", "layer", "output", "preview"])
+        reader.rejectUnknownKeys(root, at: "", allowed: ["display", "control", "layer", "output", "preview", "state"])
         readDisplay(root, into: &config, &reader)
         readControl(root, into: &config, &reader)
         readPreview(root, into: &config, &reader)
+        readState(root, into: &config, &reader)
         readLayers(root, into: &config, &reader, fonts: fonts)
         readOutputs(root, into: &config, &reader)
         if !reader.problems.isEmpty { throw ConfigError(problems: reader.problems) }
@@ -47,11 +48,18 @@ public enum ConfigLoader {
 
     private static func readDisplay(_ root: TOMLTable, into config: inout DaemonConfig, _ r: inout ConfigReader) {
         guard let t = r.table(root, "display", at: "") else { return }
-        r.rejectUnknownKeys(t, at: "display", allowed: ["width", "height", "fps", "background"])
+        r.rejectUnknownKeys(t, at: "display", allowed: ["width", "height", "fps", "background", "blank_on_stop"])
         if let v = r.int(t, "width", at: "display", in: 1...4096) { config.display.width = v }
         if let v = r.int(t, "height", at: "display", in: 1...4096) { config.display.height = v }
         if let v = r.number(t, "fps", at: "display", in: 1...1000) { config.display.fps = v }
         if let v = r.color(t, "background", at: "display") { config.display.background = v }
+        if let v = r.bool(t, "blank_on_stop", at: "display") { config.display.blankOnStop = v }
+    }
+
+    private static func readState(_ root: TOMLTable, into config: inout DaemonConfig, _ r: inout ConfigReader) {
+        guard let t = r.table(root, "state", at: "") else { return }
+        r.rejectUnknownKeys(t, at: "state", allowed: ["directory"])
+        config.state.directory = r.string(t, "directory", at: "state")
     }
 
     private static func readControl(_ root: TOMLTable, into config: inout DaemonConfig, _ r: inout ConfigReader) {
@@ -163,8 +171,8 @@ public enum ConfigLoader {
                 continue
             }
             let allowed = name.unicodeScalars.allSatisfy {
-                $0.properties.isASCIIHexDigit || ("a"..."z").contains($0) || ("A"..."Z").contains($0)
-                    || ("0"..."9").contains($0) || $0 == "-" || $0 == "_"
+                ("a"..."z").contains($0) || ("A"..."Z").contains($0) || ("0"..."9").contains($0) || $0 == "-"
+                    || $0 == "_"
             }
             if name.isEmpty || name.count > 64 || !allowed {
                 r.problem("\(path).name", "\"\(name)\" must be 1 to 64 letters, digits, '-' or '_'")

@@ -19,10 +19,13 @@ public final class ControlServer: Sendable {
     public static let maxClients = 64
 
     public let path: String
-    private let commands: CommandHandler
+    /// What answers the requests.
+    public let commands: CommandHandler
     private let group: MultiThreadedEventLoopGroup
     private let connections = Atomic<Int>(0)
     private let channel: Mutex<Channel?> = Mutex(nil)
+    /// Whether the socket came from systemd (then signd neither creates nor removes the file).
+    private let activated = Atomic<Bool>(false)
 
     public init(path: String, commands: CommandHandler) {
         self.path = path
@@ -30,24 +33,22 @@ public final class ControlServer: Sendable {
         self.group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
     }
 
+    /// Serves a listening socket passed in by systemd's socket activation.
+    public func start(activatedSocket fd: Int32) throws(Error) {
+        activated.store(true, ordering: .relaxed)
+        do {
+            let bound = try bootstrap().withBoundSocket(fd).wait()
+            channel.withLock { $0 = bound }
+        } catch {
+            throw Error(path: path, message: "cannot serve the socket from systemd: \(error)")
+        }
+    }
+
     /// Creates the socket file (its directory too, if missing) with `mode` and `group`, and
     /// starts accepting. A stale socket file left by a crash is replaced; a live one is not.
     public func start(mode: UInt32, group groupName: String?) throws(Error) {
         try prepareSocketPath()
-        let bootstrap = ServerBootstrap(group: group)
-            .serverChannelOption(ChannelOptions.backlog, value: 256)
-            .childChannelInitializer { [self] channel in
-                let count = connections.add(1, ordering: .relaxed).newValue
-                channel.closeFuture.whenComplete { _ in self.connections.subtract(1, ordering: .relaxed) }
-                return channel.eventLoop.makeCompletedFuture {
-                    if count > Self.maxClients {
-                        try channel.pipeline.syncOperations.addHandler(BusyHandler(limit: Self.maxClients))
-                    } else {
-                        try channel.pipeline.syncOperations.addHandler(ByteToMessageHandler(LineFrameDecoder()))
-                        try channel.pipeline.syncOperations.addHandler(ControlConnectionHandler(commands: commands))
-                    }
-                }
-            }
+        let bootstrap = bootstrap()
         do {
             let bound = try bootstrap.bind(unixDomainSocketPath: path).wait()
             channel.withLock { $0 = bound }
@@ -63,6 +64,23 @@ public final class ControlServer: Sendable {
                 throw Error(path: path, message: "chown to group \(groupName): \(String(cString: strerror(errno)))")
             }
         }
+    }
+
+    private func bootstrap() -> ServerBootstrap {
+        ServerBootstrap(group: group)
+            .serverChannelOption(ChannelOptions.backlog, value: 256)
+            .childChannelInitializer { [self] channel in
+                let count = connections.add(1, ordering: .relaxed).newValue
+                channel.closeFuture.whenComplete { _ in self.connections.subtract(1, ordering: .relaxed) }
+                return channel.eventLoop.makeCompletedFuture {
+                    if count > Self.maxClients {
+                        try channel.pipeline.syncOperations.addHandler(BusyHandler(limit: Self.maxClients))
+                    } else {
+                        try channel.pipeline.syncOperations.addHandler(ByteToMessageHandler(LineFrameDecoder()))
+                        try channel.pipeline.syncOperations.addHandler(ControlConnectionHandler(commands: commands))
+                    }
+                }
+            }
     }
 
     private func prepareSocketPath() throws(Error) {
@@ -81,11 +99,12 @@ public final class ControlServer: Sendable {
         unlink(path)
     }
 
-    /// Stops accepting, closes every connection and removes the socket file.
+    /// Stops accepting, closes every connection and removes the socket file it created
+    /// (an activated socket's file belongs to systemd).
     public func stop() {
         if let bound = channel.withLock({ $0 }) {
             try? bound.close().wait()
-            unlink(path)
+            if !activated.load(ordering: .relaxed) { unlink(path) }
         }
         try? group.syncShutdownGracefully()
     }

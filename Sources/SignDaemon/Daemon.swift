@@ -1,13 +1,15 @@
 import Dispatch
+import Foundation
 import Glibc
 import Logging
 import SignControl
 import SignGraphics
 import SignOutput
 import SignScene
+import Synchronization
 
-/// signd itself: reads the config, opens the outputs, starts the control server and the
-/// frame clock, and runs until SIGINT or SIGTERM.
+/// signd itself: reads the config, restores saved state, opens the outputs, serves the
+/// control socket, runs the frame clock, and reloads or stops on signals.
 public final class Daemon: Sendable {
     /// How `signd run` was invoked.
     public struct Options: Sendable {
@@ -24,42 +26,51 @@ public final class Daemon: Sendable {
         }
     }
 
+    let options: Options
     let logger: Logger
+    let fonts: FontLibrary
+    let store: SceneStore
     let clock: FrameClock
-    let outputs: [any FrameSink]
+    let outputs: OutputSet
+    let renderLoop: RenderLoop
     let server: ControlServer
+    let stateFile: StateFile?
+    let watchdog: Mutex<Watchdog?> = Mutex(nil)
+    /// The config in effect; reload compares against it.
+    let config: Mutex<DaemonConfig>
+    let preview: TerminalPreview?
 
     /// Sets everything up and starts; throws a message for a person if anything cannot start.
     public init(options: Options, logger: Logger) throws {
         var logger = logger
+        self.options = options
         let startedAt = MonotonicClock.now()
         let fonts = try FontLibrary()
         let config = try ConfigLoader.load(path: options.configPath, fonts: fonts)
-        let scene = try PreparedScene(config.scene, beginTime: 0, fonts: fonts)
-        let store = SceneStore(scene, fonts: fonts)
-        let socketPath = SocketPath.resolve(flag: options.socket, configured: config.control.socket)
+        self.fonts = fonts
+        self.config = Mutex(config)
 
-        var outputs: [any FrameSink] = []
-        for output in config.outputs {
-            switch output {
-            case .sharedMemory(let name, let mode, let group):
-                var gid: gid_t?
-                if let group {
-                    guard let entry = getgrnam(group) else {
-                        throw DaemonError("output \(name): no group \"\(group)\"")
-                    }
-                    gid = entry.pointee.gr_gid
-                }
-                outputs.append(
-                    try SharedMemoryFramebuffer(
-                        name: name, width: config.display.width, height: config.display.height,
-                        fps: config.display.fps, mode: mode_t(mode), gid: gid))
-            }
+        let stateDirectory =
+            ProcessInfo.processInfo.environment["STATE_DIRECTORY"]?.split(separator: ":").first.map(String.init)
+            ?? config.state.directory
+        let stateFile = stateDirectory.map { StateFile(directory: $0, logger: logger) }
+        let saved = stateFile?.load() ?? PersistedState()
+        self.stateFile = stateFile
+        var scene = config.scene
+        for i in scene.layers.indices {
+            scene.layers[i].text = saved.text(forLayer: scene.layers[i].id, configText: scene.layers[i].text)
         }
+        let store = SceneStore(try PreparedScene(scene, beginTime: 0, fonts: fonts), fonts: fonts)
+        self.store = store
 
-        // The clock exists before the preview so the caption can read its counters.
-        let renderLoop = Box<RenderLoop>()
-        let clock = FrameClock(fps: config.display.fps) { tick in renderLoop.value?.render(tick) }
+        let outputs = OutputSet(try OutputSet.open(config))
+        self.outputs = outputs
+        let renderLoop = RenderLoop(store: store, outputs: outputs)
+        self.renderLoop = renderLoop
+        let clock = FrameClock(fps: config.display.fps) { tick in renderLoop.render(tick) }
+        self.clock = clock
+
+        let socketPath = SocketPath.resolve(flag: options.socket, configured: config.control.socket)
         let wantsPreview =
             options.preview
             ?? {
@@ -72,51 +83,151 @@ public final class Daemon: Sendable {
         if wantsPreview {
             // The preview owns the terminal; its caption says what the info lines would.
             logger.logLevel = max(logger.logLevel, .warning)
-            let caption = "signd \(config.display.width)x\(config.display.height) @ \(config.display.fps.formatted) fps"
-            outputs.append(
-                TerminalPreview(name: "preview", maxRate: config.preview.fps) { number in
-                    let stats = clock.stats
-                    return
-                        "\(caption) · frame \(number) · dropped \(stats.dropped) · control \(socketPath) · Ctrl-C quits"
-                })
+            let preview = TerminalPreview(name: "preview", maxRate: config.preview.fps) { number in
+                let size = store.scene.scene
+                return "signd \(size.width)x\(size.height) @ \(clock.fps.formatted) fps · frame \(number)"
+                    + " · dropped \(clock.stats.dropped) · control \(socketPath) · Ctrl-C quits"
+            }
+            self.preview = preview
+            outputs.replace(with: outputs.all + [preview])
+        } else {
+            self.preview = nil
         }
         self.logger = logger
-        self.outputs = outputs
-        self.clock = clock
-        renderLoop.value = RenderLoop(store: store, outputs: outputs)
 
-        let commands = CommandHandler(store: store, clock: clock, outputs: outputs, startedAt: startedAt)
-        self.server = ControlServer(path: socketPath, commands: commands)
+        self.server = ControlServer(
+            path: socketPath, commands: CommandHandler(store: store, clock: clock, startedAt: startedAt))
+        server.commands.install(hooks())
         do {
-            try server.start(mode: config.control.mode, group: config.control.group)
+            if let fd = try SystemdNotifier.activatedSocket() {
+                try server.start(activatedSocket: fd)
+            } else {
+                try server.start(mode: config.control.mode, group: config.control.group)
+            }
         } catch {
-            outputs.forEach { $0.stop() }
+            outputs.all.forEach { $0.stop() }
             throw error
         }
         clock.start()
+        if let timeout = SystemdNotifier.watchdogTimeout() {
+            watchdog.withLock { $0 = Watchdog(timeoutMicroseconds: timeout) { clock.lastFrameNumber } }
+        }
+        for output in outputs.all {
+            logger.info("output open", metadata: ["output": "\(output.name)", "type": "\(output.kind)"])
+        }
         logger.info(
             "signd running",
             metadata: [
                 "config": "\(options.configPath)", "socket": "\(socketPath)", "fps": "\(config.display.fps)",
                 "size": "\(config.display.width)x\(config.display.height)",
-                "outputs": "\(outputs.map(\.name).joined(separator: ","))",
+                "outputs": "\(outputs.all.map(\.name).joined(separator: ","))",
+                "state": "\(stateFile?.path ?? "not saved")",
             ])
-        SystemdNotifier.notify([
-            "READY=1", "STATUS=showing \"\(scene.text(ofLayer: 0, at: 0))\" at \(config.display.fps.formatted) fps",
-        ])
+        SystemdNotifier.notify(["READY=1", statusLine()])
     }
 
-    /// Stops the clock, marks the outputs stopped, closes the control socket.
+    private func hooks() -> CommandHandler.Hooks {
+        var hooks = CommandHandler.Hooks()
+        hooks.reload = { [self] in reload() }
+        hooks.textChanged = { [self] in
+            saveState()
+            SystemdNotifier.notify([statusLine()])
+        }
+        hooks.outputs = { [outputs] in outputs.all }
+        return hooks
+    }
+
+    /// `STATUS=` for systemd: frame rate, the main text, the outputs and their states.
+    func statusLine() -> String {
+        let scene = store.scene
+        let text = scene.slots.isEmpty ? "" : scene.scene.layers[0].text
+        let shown = text.count > 60 ? String(text.prefix(57)) + "..." : text
+        let outputs = outputs.all.map { "\($0.name) \($0.state.rawValue)" }.joined(separator: ", ")
+        return "STATUS=\(clock.fps.formatted) fps · \"\(shown)\" · outputs: \(outputs.isEmpty ? "none" : outputs)"
+    }
+
+    /// Saves the texts set at run time, with the config texts they replaced.
+    func saveState() {
+        guard let stateFile else { return }
+        let scene = store.scene.scene
+        let configured = config.withLock { $0.layers }
+        var state = PersistedState()
+        for layer in scene.layers {
+            if let configText = configured.first(where: { $0.id == layer.id })?.text, configText != layer.text {
+                state.layers[layer.id] = .init(text: layer.text, configText: configText)
+            }
+        }
+        stateFile.save(state)
+    }
+
+    /// Re-reads the config. A config with problems is refused, each problem logged, and the
+    /// running one stays untouched; a good one is applied between two frames. Texts set at
+    /// run time stay unless the new config changes that layer's text.
+    @discardableResult
+    public func reload() -> [ConfigProblem] {
+        SystemdNotifier.notify(SystemdNotifier.reloading())
+        defer { SystemdNotifier.notify(["READY=1", statusLine()]) }
+        let new: DaemonConfig
+        do {
+            new = try ConfigLoader.load(path: options.configPath, fonts: fonts)
+        } catch {
+            for problem in error.problems { logger.error("\(problem)") }
+            logger.error("config not reloaded: \(error.problems.count) problem(s); still running the previous config")
+            return error.problems
+        }
+        let old = config.withLock { $0 }
+        let current = store.scene
+        var scene = new.scene
+        for i in scene.layers.indices {
+            let id = scene.layers[i].id
+            if let before = old.layers.first(where: { $0.id == id }), before.text == scene.layers[i].text,
+                let running = current.slotIndex(of: id)
+            {
+                scene.layers[i].text = current.scene.layers[running].text
+            }
+        }
+        do {
+            let prepared = try PreparedScene(scene, replacing: current, beginTime: clock.sceneTime(), fonts: fonts)
+            let extras: [any FrameSink] = preview.map { [$0] } ?? []
+            let opened = try OutputSet.open(new, reusing: outputs.all) + extras
+            let retired = outputs.all.filter { old in !opened.contains { $0 === old } }
+            clock.sync {
+                store.replace(with: prepared)
+                outputs.replace(with: opened)
+            }
+            retired.forEach { $0.stop() }
+            clock.retime(fps: new.display.fps)
+        } catch {
+            let problem = ConfigProblem(file: options.configPath, line: 0, key: "-", message: "\(error)")
+            logger.error("config not reloaded: \(error); still running the previous config")
+            return [problem]
+        }
+        if new.control != old.control || new.preview != old.preview {
+            logger.warning("control and preview settings take effect at the next start")
+        }
+        config.withLock { $0 = new }
+        saveState()
+        logger.info("config reloaded", metadata: ["config": "\(options.configPath)", "fps": "\(new.display.fps)"])
+        return []
+    }
+
+    /// Stops: tells systemd, stops the clock, blanks the outputs if configured, marks them
+    /// stopped, closes the control socket and finishes saving state.
     public func shutdown() {
         SystemdNotifier.notify(["STOPPING=1"])
+        watchdog.withLock { $0?.stop() }
         clock.stop()
-        outputs.forEach { $0.stop() }
+        if config.withLock({ $0.display.blankOnStop }) {
+            clock.sync { renderLoop.blank(number: clock.lastFrameNumber + 1) }
+        }
+        outputs.all.forEach { $0.stop() }
         server.stop()
-        logger.info(
-            "signd stopped", metadata: ["frames": "\(clock.stats.frames)", "dropped": "\(clock.stats.dropped)"])
+        stateFile?.flush()
+        let stats = clock.stats
+        logger.info("signd stopped", metadata: ["frames": "\(stats.frames)", "dropped": "\(stats.dropped)"])
     }
 
-    /// Runs a daemon until SIGINT or SIGTERM, then exits 0. Never returns.
+    /// Runs a daemon until SIGINT or SIGTERM (exit 0), reloading on SIGHUP. Never returns.
     public static func runUntilSignalled(options: Options, logger: Logger) -> Never {
         for signal in [SIGINT, SIGTERM, SIGHUP] { Glibc.signal(signal, SIG_IGN) }
         let daemon: Daemon
@@ -138,9 +249,7 @@ public final class Daemon: Sendable {
             sources.append(source)
         }
         let hangup = DispatchSource.makeSignalSource(signal: SIGHUP, queue: queue)
-        hangup.setEventHandler {
-            logger.warning("SIGHUP ignored: this signd cannot reload its config yet; restart it to apply changes")
-        }
+        hangup.setEventHandler { daemon.reload() }
         hangup.activate()
         sources.append(hangup)
         withExtendedLifetime(sources) { dispatchMain() }
@@ -151,12 +260,6 @@ public final class Daemon: Sendable {
 struct DaemonError: Error, CustomStringConvertible {
     let description: String
     init(_ description: String) { self.description = description }
-}
-
-/// A reference cell set once after construction (the clock needs the loop and vice versa).
-final class Box<T: Sendable>: @unchecked Sendable {
-    // Written once before the clock starts, read only afterwards.
-    var value: T?
 }
 
 /// Writes to standard error without stdio's shared state.

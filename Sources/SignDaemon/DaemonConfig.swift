@@ -9,6 +9,14 @@ public struct DaemonConfig: Sendable, Equatable {
         public var height = 32
         public var fps = 60.0
         public var background = Color.black
+        /// Whether outputs show black when signd stops (otherwise the last frame stays).
+        public var blankOnStop = true
+    }
+
+    /// Where run-time changes are saved.
+    public struct State: Sendable, Equatable {
+        /// The state directory; `$STATE_DIRECTORY` (set by systemd's StateDirectory=) wins.
+        public var directory: String?
     }
 
     /// The control socket, when signd creates it itself.
@@ -50,6 +58,7 @@ public struct DaemonConfig: Sendable, Equatable {
     public var layers: [TextLayer] = []
     public var outputs: [Output] = []
     public var preview = Preview()
+    public var state = State()
 
     public init() {}
 

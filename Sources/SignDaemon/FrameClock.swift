@@ -11,7 +11,7 @@ public final class FrameClock: Sendable {
         public let number: UInt64
         /// The frame's deadline on CLOCK_MONOTONIC, ns.
         public let deadline: UInt64
-        /// Scene time of the frame in seconds since the clock's origin: `number / fps`.
+        /// Scene time of the frame in seconds: `number / fps` until the clock is re-timed.
         public let time: Double
     }
 
@@ -22,9 +22,27 @@ public final class FrameClock: Sendable {
         public var lateness = LatenessHistogram()
     }
 
-    public let fps: Double
+    /// The grid frames fall on: frame `baseNumber` is due at `baseDeadline` and shows scene
+    /// time `baseTime`; later ones follow every `1 / fps` seconds. Re-timing moves the base
+    /// to the last frame, so numbers keep rising and scene time runs on without a jump.
+    private struct Timeline {
+        var fps: Double
+        var baseNumber: UInt64 = 0
+        var baseDeadline: UInt64
+        var baseTime: Double = 0
+
+        func deadline(ofFrame n: UInt64) -> UInt64 {
+            baseDeadline + UInt64((Double(n - baseNumber) * 1e9 / fps).rounded())
+        }
+
+        func time(ofFrame n: UInt64) -> Double {
+            baseTime + Double(n - baseNumber) / fps
+        }
+    }
+
     /// CLOCK_MONOTONIC time of scene time 0, ns.
     public let origin: UInt64
+    private let timeline: Mutex<Timeline>
     private let queue: DispatchQueue
     private let render: @Sendable (Tick) -> Void
     private let statistics = Mutex(Statistics())
@@ -33,19 +51,37 @@ public final class FrameClock: Sendable {
 
     /// A clock at `fps` that calls `render` on its own queue for every frame it shows.
     public init(fps: Double, label: String = "signd.frame-clock", render: @escaping @Sendable (Tick) -> Void) {
-        self.fps = fps
-        self.origin = MonotonicClock.now()
+        let origin = MonotonicClock.now()
+        self.origin = origin
+        self.timeline = Mutex(Timeline(fps: fps, baseDeadline: origin))
         self.queue = DispatchQueue(label: label, qos: .userInteractive)
         self.render = render
     }
 
-    /// Scene time now, in seconds since the origin.
+    /// The frame rate now.
+    public var fps: Double { timeline.withLock { $0.fps } }
+
+    /// Scene time at a moment of CLOCK_MONOTONIC (default: now), in seconds.
     public func sceneTime(atMonotonic ns: UInt64 = MonotonicClock.now()) -> Double {
-        Double(Int64(bitPattern: ns &- origin)) / 1e9
+        timeline.withLock { t in t.baseTime + Double(Int64(bitPattern: ns &- t.baseDeadline)) / 1e9 }
     }
 
-    /// The deadline of frame `n`, computed from the origin so no error accumulates.
-    public func deadline(ofFrame n: UInt64) -> UInt64 { origin + UInt64((Double(n) * 1e9 / fps).rounded()) }
+    /// The deadline of frame `n`, computed from the timeline's base so no error accumulates.
+    public func deadline(ofFrame n: UInt64) -> UInt64 { timeline.withLock { $0.deadline(ofFrame: n) } }
+
+    /// Changes the frame rate from the next frame on, keeping frame numbers and scene time
+    /// continuous. Waits for a frame being rendered to finish.
+    public func retime(fps: Double) {
+        queue.sync {
+            let last = lastNumber.load(ordering: .relaxed)
+            timeline.withLock { t in
+                guard t.fps != fps else { return }
+                let (deadline, time) = (t.deadline(ofFrame: last), t.time(ofFrame: last))
+                t = Timeline(fps: fps, baseNumber: last, baseDeadline: deadline, baseTime: time)
+            }
+            if timer != nil { schedule(frame: last + 1) }
+        }
+    }
 
     /// The number of the last frame shown (0 before the first).
     public var lastFrameNumber: UInt64 { lastNumber.load(ordering: .relaxed) }
@@ -79,12 +115,13 @@ public final class FrameClock: Sendable {
     private func tick() {
         let now = MonotonicClock.now()
         let last = lastNumber.load(ordering: .relaxed)
-        let period = 1e9 / fps
+        let t = timeline.withLock { $0 }
         // The newest frame whose deadline has passed, but always at least the next one.
-        let due = UInt64(max(0, (Double(now &- origin) / period).rounded(.down)))
+        let elapsed = Double(Int64(bitPattern: now &- t.baseDeadline))
+        let due = t.baseNumber + UInt64(max(0, (elapsed * t.fps / 1e9).rounded(.down)))
         let n = max(due, last + 1)
-        let deadline = deadline(ofFrame: n)
-        render(Tick(number: n, deadline: deadline, time: Double(n) / fps))
+        let deadline = t.deadline(ofFrame: n)
+        render(Tick(number: n, deadline: deadline, time: t.time(ofFrame: n)))
         lastNumber.store(n, ordering: .relaxed)
         statistics.withLock { s in
             s.frames += 1

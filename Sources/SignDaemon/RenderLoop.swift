@@ -1,3 +1,4 @@
+import Foundation
 import SignGraphics
 import SignOutput
 import SignScene
@@ -6,22 +7,41 @@ import SignScene
 /// the one frame buffer it owns and hand it to every output.
 final class RenderLoop: Sendable {
     private let store: SceneStore
-    private let outputs: [any FrameSink]
+    private let outputs: OutputSet
     // Only touched on the frame clock's serial queue.
     private nonisolated(unsafe) var frame: Frame
+    /// Test-only: block forever at this frame, to show that a stalled loop stops the
+    /// watchdog pings (`SIGND_TEST_STALL_AT_FRAME`).
+    private let stallAt: UInt64?
 
-    init(store: SceneStore, outputs: [any FrameSink]) {
+    init(store: SceneStore, outputs: OutputSet) {
         self.store = store
         self.outputs = outputs
         let scene = store.scene.scene
         self.frame = Frame(width: scene.width, height: scene.height, fill: scene.background)
+        self.stallAt = ProcessInfo.processInfo.environment["SIGND_TEST_STALL_AT_FRAME"].flatMap(UInt64.init)
     }
 
     func render(_ tick: FrameClock.Tick) {
+        if let stallAt, tick.number >= stallAt {
+            while true { sleep(3600) }
+        }
         let scene = store.scene
+        if frame.width != scene.scene.width || frame.height != scene.scene.height {
+            // Only after a reload that changed the board's size.
+            frame = Frame(width: scene.scene.width, height: scene.scene.height)
+        }
         Renderer.render(scene, at: tick.time, into: &frame)
-        for output in outputs {
+        for output in outputs.all {
             output.send(frame, number: tick.number, deadline: tick.deadline)
+        }
+    }
+
+    /// Sends a black frame numbered after the last one (on stop, when configured).
+    func blank(number: UInt64) {
+        frame.fill(.black)
+        for output in outputs.all {
+            output.send(frame, number: number, deadline: MonotonicClock.now())
         }
     }
 }

@@ -20,6 +20,11 @@ public final class SceneStore: Sendable {
     /// The scene as it is now.
     public var scene: PreparedScene { current.withLock { $0 } }
 
+    /// Replaces the whole scene (a reload), after any change being prepared.
+    public func replace(with scene: PreparedScene) {
+        changes.withLock { _ in current.withLock { $0 = scene } }
+    }
+
     /// Longest text `set-text` accepts, in characters.
     public static let maxTextLength = 8192
 

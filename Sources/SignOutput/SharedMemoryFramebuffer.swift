@@ -22,6 +22,8 @@ public final class SharedMemoryFramebuffer: FrameSink {
     public let objectName: String
     public let width: Int
     public let height: Int
+    /// The nominal frame rate in the header.
+    public let fps: Double
     // Written only on the frame clock's queue; the seqlock orders it for readers.
     nonisolated(unsafe) private let base: UnsafeMutableRawPointer
     private let size: Int
@@ -39,6 +41,7 @@ public final class SharedMemoryFramebuffer: FrameSink {
         self.objectName = FramebufferLayout.objectName(forOutput: name)
         self.width = width
         self.height = height
+        self.fps = fps
         self.size = FramebufferLayout.size(width: width, height: height)
         let fd = shm_open(objectName, O_CREAT | O_RDWR | O_CLOEXEC, mode)
         guard fd >= 0 else { throw Error(objectName: objectName, operation: "shm_open", errno: errno) }

@@ -30,6 +30,25 @@ public struct PreparedScene: Sendable {
         }
     }
 
+    /// Prepares `scene` as a change from `previous`: a layer that is the same as before, on a
+    /// board of the same size, keeps its prepared state and its motion, so it does not jump;
+    /// any other layer starts at `beginTime`.
+    public init(_ scene: Scene, replacing previous: PreparedScene, beginTime: Double, fonts: FontLibrary)
+        throws(FreeTypeError)
+    {
+        let sameBoard = scene.width == previous.scene.width && scene.height == previous.scene.height
+        self.scene = scene
+        self.slots = try scene.layers.map { layer throws(FreeTypeError) in
+            if sameBoard, let i = previous.slotIndex(of: layer.id), previous.scene.layers[i] == layer {
+                return previous.slots[i]
+            }
+            return Slot(
+                current: try PreparedTextLayer(
+                    layer, boardWidth: scene.width, boardHeight: scene.height, beginTime: beginTime, fonts: fonts),
+                next: nil)
+        }
+    }
+
     private init(scene: Scene, slots: [Slot]) {
         self.scene = scene
         self.slots = slots

@@ -5,7 +5,7 @@ import SignDaemon
 /// `signd run`: the daemon.
 struct Run: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Run the daemon until SIGINT or SIGTERM.")
+        abstract: "Run the daemon until SIGINT or SIGTERM; SIGHUP reloads the config.")
 
     @Option(help: "The config file.")
     var config = "/etc/signd/signd.toml"
@@ -17,7 +17,12 @@ struct Run: ParsableCommand {
     var preview: Bool?
 
     func run() throws {
-        LoggingSystem.bootstrap(StreamLogHandler.standardError)
+        // Under systemd, log to the journal with priorities and fields; otherwise to stderr.
+        if SystemdNotifier.standardErrorIsJournal {
+            LoggingSystem.bootstrap { _ in JournalLogHandler(identifier: "signd") }
+        } else {
+            LoggingSystem.bootstrap(StreamLogHandler.standardError)
+        }
         var logger = Logger(label: "signd")
         logger.logLevel = .info
         Daemon.runUntilSignalled(options: .init(configPath: config, socket: socket, preview: preview), logger: logger)

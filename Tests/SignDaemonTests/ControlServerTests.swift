@@ -21,7 +21,7 @@ final class ServerFixture {
         let clock = FrameClock(fps: 60) { _ in }
         server = ControlServer(
             path: path,
-            commands: CommandHandler(store: store, clock: clock, outputs: [], startedAt: MonotonicClock.now()))
+            commands: CommandHandler(store: store, clock: clock, startedAt: MonotonicClock.now()))
         try server.start(mode: 0o660, group: nil)
     }
 
@@ -165,7 +165,7 @@ struct ControlServerTests {
         let f = try ServerFixture()
         let clash = ControlServer(
             path: f.path,
-            commands: CommandHandler(store: f.store, clock: FrameClock(fps: 60) { _ in }, outputs: [], startedAt: 0))
+            commands: CommandHandler(store: f.store, clock: FrameClock(fps: 60) { _ in }, startedAt: 0))
         #expect(throws: ControlServer.Error.self) { try clash.start(mode: 0o660, group: nil) }
         #expect(try f.client().request("ping") == [:])
     }

@@ -45,4 +45,25 @@ struct FrameClockTests {
         #expect(clock.stats.dropped >= after - 6)
         #expect(clock.stats.dropped == numbers.last! - UInt64(numbers.count))
     }
+
+    @Test("re-timing keeps frame numbers rising and scene time running on without a jump")
+    func retime() async throws {
+        let ticks = Ticks()
+        let clock = FrameClock(fps: 100) { tick in ticks.list.withLock { $0.append(tick) } }
+        clock.start()
+        try await Task.sleep(for: .milliseconds(200))
+        clock.retime(fps: 50)
+        try await Task.sleep(for: .milliseconds(200))
+        clock.stop()
+        let list = ticks.list.withLock { $0 }
+        let switched = try #require(list.firstIndex { $0.time - Double($0.number) / 100 > 1e-9 })
+        let before = list[switched - 1], after = list[switched]
+        #expect(after.number > before.number)
+        #expect(abs(after.time - before.time - Double(after.number - before.number) / 50) < 1e-9)
+        #expect(clock.fps == 50)
+        for (a, b) in zip(list[switched...], list[switched...].dropFirst()) {
+            #expect(abs((b.time - a.time) - Double(b.number - a.number) / 50) < 1e-9)
+            #expect(b.deadline - a.deadline == (b.number - a.number) * 20_000_000)
+        }
+    }
 }

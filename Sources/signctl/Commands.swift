@@ -36,3 +36,15 @@ struct Ping: ParsableCommand {
         print("signd is running")
     }
 }
+
+/// `signctl reload`.
+struct Reload: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Reload the daemon's config; a config with problems is refused and the running one kept.")
+
+    @OptionGroup var connection: Connection
+
+    func run() throws {
+        _ = try connection.request("reload")
+    }
+}

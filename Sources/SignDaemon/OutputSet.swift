@@ -1,0 +1,44 @@
+import Glibc
+import SignOutput
+import Synchronization
+
+/// The outputs frames go to. The frame clock reads the list every frame; a reload swaps in
+/// a new one between frames.
+final class OutputSet: Sendable {
+    private let outputs: Mutex<[any FrameSink]>
+
+    init(_ outputs: [any FrameSink]) {
+        self.outputs = Mutex(outputs)
+    }
+
+    var all: [any FrameSink] { outputs.withLock { $0 } }
+
+    func replace(with new: [any FrameSink]) { outputs.withLock { $0 = new } }
+
+    /// Opens the configured outputs, reusing `existing` ones whose name, kind and size match.
+    static func open(
+        _ config: DaemonConfig, reusing existing: [any FrameSink] = []
+    ) throws -> [any FrameSink] {
+        try config.outputs.map { output throws -> any FrameSink in
+            switch output {
+            case .sharedMemory(let name, let mode, let group):
+                if let same = existing.lazy.compactMap({ $0 as? SharedMemoryFramebuffer }).first(where: {
+                    $0.name == name && $0.width == config.display.width && $0.height == config.display.height
+                        && $0.fps == config.display.fps
+                }) {
+                    return same
+                }
+                var gid: gid_t?
+                if let group {
+                    guard let entry = getgrnam(group) else {
+                        throw DaemonError("output \(name): no group \"\(group)\"")
+                    }
+                    gid = entry.pointee.gr_gid
+                }
+                return try SharedMemoryFramebuffer(
+                    name: name, width: config.display.width, height: config.display.height, fps: config.display.fps,
+                    mode: mode_t(mode), gid: gid)
+            }
+        }
+    }
+}

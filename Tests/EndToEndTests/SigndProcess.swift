@@ -1,0 +1,101 @@
+import Foundation
+import Glibc
+import SignControl
+
+/// A `signd run` started for a test, in a scratch directory with its own socket and
+/// framebuffer names, stopped and cleaned up by `finish()`.
+final class Scratch {
+    let dir: URL
+    let name = "t\(getpid())-\(UInt16.random(in: 0...UInt16.max))"
+    var socket: String { dir.appendingPathComponent("control.sock").path }
+
+    init() throws {
+        dir = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "signd-\(getpid())-\(UInt32.random(in: 0...UInt32.max))")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+    }
+
+    deinit {
+        try? FileManager.default.removeItem(at: dir)
+        shm_unlink("/signd.\(name)")
+    }
+
+    /// A config for a 64x16 board with one layer and this scratch's shm output.
+    func config(text: String, fps: Int = 60, extra: String = "") -> String {
+        """
+        [display]
+        width = 64
+        height = 16
+        fps = \(fps)
+        [[layer]]
+        text = "\(text)"
+        speed = 0
+        fade = 0
+        [[output]]
+        type = "shm"
+        name = "\(name)"
+        [preview]
+        terminal = "off"
+        \(extra)
+        """
+    }
+
+    @discardableResult
+    func write(_ text: String, _ file: String = "signd.toml") throws -> String {
+        let path = dir.appendingPathComponent(file).path
+        try text.write(toFile: path, atomically: true, encoding: .utf8)
+        return path
+    }
+
+    /// Starts `executable arguments` with extra environment, stderr captured to a file.
+    func launch(_ executable: String, _ arguments: [String], environment: [String: String] = [:]) throws -> Process {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        process.standardInput = FileHandle.nullDevice
+        let log = dir.appendingPathComponent("stderr-\(UInt32.random(in: 0...UInt32.max)).log")
+        FileManager.default.createFile(atPath: log.path, contents: nil)
+        process.standardError = try FileHandle(forWritingTo: log)
+        logs[ObjectIdentifier(process)] = log
+        try process.run()
+        return process
+    }
+    private var logs: [ObjectIdentifier: URL] = [:]
+
+    /// What a launched process has written to standard error so far.
+    func stderr(of process: Process) -> String {
+        logs[ObjectIdentifier(process)].flatMap { try? String(contentsOf: $0, encoding: .utf8) } ?? ""
+    }
+
+    /// Starts `signd run` on `config` and waits until its socket answers.
+    func startSignd(config: String, environment: [String: String] = [:]) throws -> Process {
+        let process = try launch(
+            Paths.signd, ["run", "--config", config, "--socket", socket], environment: environment)
+        try waitForSocket(process)
+        return process
+    }
+
+    func waitForSocket(_ process: Process, path: String? = nil) throws {
+        for _ in 0..<500 {
+            if let client = try? ControlClient(path: path ?? socket), (try? client.request("ping")) != nil { return }
+            guard process.isRunning else { break }
+            Thread.sleep(forTimeInterval: 0.02)
+        }
+        process.terminate()
+        throw ControlClient.Unreachable(path: path ?? socket, reason: "signd did not come up: \(stderr(of: process))")
+    }
+
+    func request(_ command: String, _ arguments: [String: JSONValue] = [:]) throws -> JSONValue {
+        try ControlClient(path: socket).request(command, arguments)
+    }
+
+    /// Sends SIGTERM and waits; the seconds it took to exit.
+    @discardableResult
+    func stop(_ process: Process) -> Double {
+        let start = monotonicNow()
+        kill(process.processIdentifier, SIGTERM)
+        process.waitUntilExit()
+        return Double(monotonicNow() - start) / 1e9
+    }
+}

@@ -1,0 +1,211 @@
+import Foundation
+import Glibc
+import SignControl
+import Testing
+
+/// signd as systemd runs it: notifications, watchdog, socket activation, reload, saved state
+/// and a clean stop, each against the real libsystemd calls.
+@Suite("signd under systemd", .serialized)
+struct SystemdServiceTests {
+    @Test("READY, STATUS, WATCHDOG, RELOADING with MONOTONIC_USEC, READY again and STOPPING arrive in order")
+    func notificationOrder() throws {
+        let s = try Scratch()
+        let listener = try NotifyListener(path: s.dir.appendingPathComponent("notify").path)
+        let config = try s.write(s.config(text: "Now Playing"))
+        let environment = ["NOTIFY_SOCKET": listener.path, "WATCHDOG_USEC": "200000"]
+        let daemon = try s.launch(
+            Paths.signd, ["run", "--config", config, "--socket", s.socket], environment: environment)
+        defer { if daemon.isRunning { daemon.terminate() } }
+
+        let startup = listener.receive(for: 10) { $0.has("READY=1") }
+        let ready = try #require(startup.last)
+        #expect(ready.has("READY=1"))
+        #expect(
+            ready.value("STATUS")?.contains("60 fps") == true && ready.value("STATUS")?.contains("Now Playing") == true)
+        // Pings every 100 ms (half of WATCHDOG_USEC) while frames advance.
+        let pings = listener.receive(for: 0.55).filter { $0.has("WATCHDOG=1") }
+        #expect(pings.count >= 3)
+
+        let before = monotonicNow() / 1000
+        kill(daemon.processIdentifier, SIGHUP)
+        let reload = listener.receive(for: 5) { $0.has("READY=1") }.filter { !$0.has("WATCHDOG=1") }
+        #expect(reload.count == 2)
+        let reloading = try #require(reload.first)
+        #expect(reloading.has("RELOADING=1"))
+        let stamp = UInt64(reloading.value("MONOTONIC_USEC") ?? "") ?? 0
+        #expect(stamp >= before && stamp <= monotonicNow() / 1000)
+        #expect(reload.last?.has("READY=1") == true)
+
+        kill(daemon.processIdentifier, SIGTERM)
+        let stopping = listener.receive(for: 5) { $0.has("STOPPING=1") }
+        #expect(stopping.last?.has("STOPPING=1") == true)
+        daemon.waitUntilExit()
+        #expect(daemon.terminationStatus == 0)
+    }
+
+    @Test("a stalled frame loop stops the watchdog pings")
+    func stalledLoopStopsPings() throws {
+        let s = try Scratch()
+        let listener = try NotifyListener(path: s.dir.appendingPathComponent("notify").path)
+        let config = try s.write(s.config(text: "x"))
+        // Frame 30 blocks forever: half a second in at 60 fps.
+        let environment = [
+            "NOTIFY_SOCKET": listener.path, "WATCHDOG_USEC": "100000", "SIGND_TEST_STALL_AT_FRAME": "30",
+        ]
+        let daemon = try s.launch(
+            Paths.signd, ["run", "--config", config, "--socket", s.socket], environment: environment)
+        defer {
+            kill(daemon.processIdentifier, SIGKILL)
+            daemon.waitUntilExit()
+        }
+        let messages = listener.receive(for: 2.5)
+        let ready = try #require(messages.first { $0.has("READY=1") })
+        let pings = messages.filter { $0.has("WATCHDOG=1") }.map { Double($0.at - ready.at) / 1e9 }
+        #expect(pings.contains { $0 < 0.5 }, "pings while frames advance: \(pings)")
+        #expect(!pings.contains { $0 > 1.0 }, "pings after the loop stalled: \(pings)")
+        #expect(daemon.isRunning)
+    }
+
+    @Test("under systemd-socket-activate signd serves the inherited socket and leaves its file alone")
+    func socketActivation() throws {
+        let s = try Scratch()
+        let config = try s.write(s.config(text: "activated"))
+        let activator = try s.launch(
+            "/usr/bin/systemd-socket-activate", ["-l", s.socket, Paths.signd, "run", "--config", config])
+        try s.waitForSocket(activator)
+        let status = try s.request("status")
+        #expect(status["text"] == "activated")
+        #expect(s.stop(activator) < 1.0)
+        #expect(activator.terminationStatus == 0)
+        var info = stat()
+        #expect(lstat(s.socket, &info) == 0 && info.st_mode & S_IFMT == S_IFSOCK, "the socket file must stay")
+    }
+
+    @Test("a broken config on SIGHUP is refused with file:line: key: message and the old one keeps rendering")
+    func reloadKeepsOldConfigOnError() throws {
+        let s = try Scratch()
+        let config = try s.write(s.config(text: "Old"))
+        let daemon = try s.startSignd(config: config)
+        defer { s.stop(daemon) }
+
+        try s.write(s.config(text: "New").replacingOccurrences(of: "fps = 60", with: "fps = \"fast\""))
+        kill(daemon.processIdentifier, SIGHUP)
+        Thread.sleep(forTimeInterval: 0.3)
+        let first = try s.request("status")
+        Thread.sleep(forTimeInterval: 0.2)
+        let second = try s.request("status")
+        #expect(first["text"] == "Old" && first["fps"]?.doubleValue == 60)
+        #expect((second["frames"]?.doubleValue ?? 0) > (first["frames"]?.doubleValue ?? 0), "frames must keep coming")
+        #expect(s.stderr(of: daemon).contains("\(config):4: display.fps: expected a number, found string"))
+
+        // signctl reload reports the problems and exits 1.
+        let refused = try run(Paths.signctl, ["reload", "--socket", s.socket])
+        #expect(refused.status == 1 && refused.stderr.contains("display.fps"))
+    }
+
+    @Test(
+        "a good config on SIGHUP puts its text and fps in effect; a text set at run time survives an unrelated change")
+    func reloadAppliesGoodConfig() throws {
+        let s = try Scratch()
+        let config = try s.write(s.config(text: "Old"))
+        let daemon = try s.startSignd(config: config)
+        defer { s.stop(daemon) }
+
+        try s.write(s.config(text: "New", fps: 30))
+        kill(daemon.processIdentifier, SIGHUP)
+        Thread.sleep(forTimeInterval: 0.3)
+        var status = try s.request("status")
+        #expect(status["text"] == "New" && status["fps"]?.doubleValue == 30)
+        #expect(status["dropped"] == 0)
+
+        _ = try s.request("set-text", ["text": "Set by hand"])
+        try s.write(s.config(text: "New", fps: 50))
+        #expect(try run(Paths.signctl, ["reload", "--socket", s.socket]).status == 0)
+        status = try s.request("status")
+        #expect(status["text"] == "Set by hand" && status["fps"]?.doubleValue == 50)
+    }
+
+    @Test("texts set at run time survive a restart")
+    func stateSurvivesRestart() throws {
+        let s = try Scratch()
+        let config = try s.write(s.config(text: "From config"))
+        let environment = ["STATE_DIRECTORY": s.dir.path]
+        var daemon = try s.startSignd(config: config, environment: environment)
+        _ = try s.request("set-text", ["text": "Saved 안녕"])
+        s.stop(daemon)
+        daemon = try s.startSignd(config: config, environment: environment)
+        #expect(try s.request("status")["text"] == "Saved 안녕")
+        s.stop(daemon)
+
+        // An edited config text wins over the saved one.
+        try s.write(s.config(text: "Edited"))
+        daemon = try s.startSignd(config: config, environment: environment)
+        #expect(try s.request("status")["text"] == "Edited")
+        s.stop(daemon)
+    }
+
+    @Test("kill -9 in the middle of saving leaves the previous state, which is restored")
+    func killDuringSave() throws {
+        let s = try Scratch()
+        let config = try s.write(s.config(text: "From config"))
+        let state = s.dir.appendingPathComponent("state.json").path
+        // Each save pauses 1.5 s half-way through writing its temporary file.
+        var environment = ["STATE_DIRECTORY": s.dir.path, "SIGND_TEST_PAUSE_IN_STATE_WRITE_MS": "1500"]
+        var daemon = try s.startSignd(config: config, environment: environment)
+        _ = try s.request("set-text", ["text": "First"])
+        for _ in 0..<100
+        where
+            !(FileManager.default.contents(atPath: state).map { String(decoding: $0, as: UTF8.self).contains("First") }
+            ?? false)
+        {
+            Thread.sleep(forTimeInterval: 0.05)
+        }
+        _ = try s.request("set-text", ["text": "Second"])
+        Thread.sleep(forTimeInterval: 0.5)
+        kill(daemon.processIdentifier, SIGKILL)
+        daemon.waitUntilExit()
+        let leftovers = try FileManager.default.contentsOfDirectory(atPath: s.dir.path).filter {
+            $0.hasPrefix(".state.json.")
+        }
+        #expect(!leftovers.isEmpty, "the kill should have landed mid-save")
+
+        environment["SIGND_TEST_PAUSE_IN_STATE_WRITE_MS"] = nil
+        daemon = try s.startSignd(config: config, environment: environment)
+        #expect(try s.request("status")["text"] == "First")
+        #expect(
+            try FileManager.default.contentsOfDirectory(atPath: s.dir.path).filter { $0.hasPrefix(".state.json.") }
+                .isEmpty)
+        s.stop(daemon)
+    }
+
+    @Test("a corrupt state file is set aside with a warning, never fatal")
+    func corruptState() throws {
+        let s = try Scratch()
+        let config = try s.write(s.config(text: "From config"))
+        try s.write("{ not json", "state.json")
+        let daemon = try s.startSignd(config: config, environment: ["STATE_DIRECTORY": s.dir.path])
+        #expect(try s.request("status")["text"] == "From config")
+        s.stop(daemon)
+        #expect(s.stderr(of: daemon).contains("set aside"))
+        #expect(
+            try FileManager.default.contentsOfDirectory(atPath: s.dir.path).contains {
+                $0.hasPrefix("state.json.corrupt-")
+            })
+    }
+
+    @Test("SIGTERM blanks the outputs, sets the stopped flag and exits 0 within a second")
+    func gracefulStop() throws {
+        let s = try Scratch()
+        let daemon = try s.startSignd(config: try s.write(s.config(text: "Lit")))
+        Thread.sleep(forTimeInterval: 0.2)
+        let seconds = s.stop(daemon)
+        #expect(daemon.terminationStatus == 0)
+        #expect(seconds < 1.0)
+        let out = s.dir.appendingPathComponent("last.rgb").path
+        let header = try JSONValue.parse(
+            Array(try run("/usr/bin/python3", [Paths.shmReader, s.name, "header"]).stdout.utf8))
+        #expect(header["flags"] == 1)
+        _ = try run("/usr/bin/python3", [Paths.shmReader, s.name, "frame", out])
+        #expect(FileManager.default.contents(atPath: out) == Data(count: 64 * 16 * 3), "the last frame is black")
+    }
+}
