@@ -46,10 +46,18 @@ public struct MediaTiming: Sendable, Hashable {
         return simpleDuration * max(repeatCount, 1) * (autoreverses ? 2 : 1)
     }
 
-    /// The progress through the simple cycle, in [0, 1], at a time of the parent's clock,
-    /// before any timing function; `nil` when the animation is not applied at that time
-    /// (outside its active window with no fill in that direction).
-    public func progress(atParentTime parentTime: Double) -> Double? {
+    /// Where in its cycles an animation is at a parent time.
+    public struct Local: Sendable, Hashable {
+        /// Seconds into the simple duration, in [0, simpleDuration], after mirroring the
+        /// backward half of an autoreversing cycle.
+        public var time: Double
+        /// Which repeat (0 for the first), for cumulative animations.
+        public var cycle: Int
+    }
+
+    /// The local time at a time of the parent's clock; `nil` when the animation is not
+    /// applied then (outside its active window with no fill in that direction).
+    public func local(atParentTime parentTime: Double) -> Local? {
         let d = simpleDuration
         let active = activeDuration
         var t = (parentTime - beginTime) * speed
@@ -70,7 +78,7 @@ public struct MediaTiming: Sendable, Hashable {
                 atEnd = false
             }
         }
-        // Half-cycles: with autoreverses odd ones run backwards.
+        // Half-cycles of one simple duration; with autoreverses odd ones run backwards.
         var k = (t / d).rounded(.down)
         var local = t - k * d
         if atEnd && local == 0 && k > 0 {
@@ -78,9 +86,15 @@ public struct MediaTiming: Sendable, Hashable {
             k -= 1
             local = d
         }
-        if autoreverses && Int64(k.truncatingRemainder(dividingBy: 2)) != 0 {
-            local = d - local
-        }
-        return min(max(local / d, 0), 1)
+        let backwards = autoreverses && Int64(k.truncatingRemainder(dividingBy: 2)) != 0
+        if backwards { local = d - local }
+        let cycle = autoreverses ? Int(k / 2) : Int(min(k, Double(Int.max / 2)))
+        return Local(time: min(max(local, 0), d), cycle: cycle)
+    }
+
+    /// The progress through the simple cycle, in [0, 1], before any timing function;
+    /// `nil` when the animation is not applied at that time.
+    public func progress(atParentTime parentTime: Double) -> Double? {
+        local(atParentTime: parentTime).map { $0.time / simpleDuration }
     }
 }

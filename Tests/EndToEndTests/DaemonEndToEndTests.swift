@@ -139,4 +139,26 @@ struct DaemonEndToEndTests {
             try run(Paths.signd, ["check-config", Paths.root.appendingPathComponent("configs/demo.toml").path]).status
                 == 0)
     }
+
+    @Test("signd curve prints X<TAB>Y within 1e-6 of the exact curve")
+    func curve() throws {
+        // Exact values from a 50-digit bisection.
+        let named = try run(Paths.signd, ["curve", "easeInEaseOut", "0.25", "0.5", "0.75"])
+        let overshoot = try run(Paths.signd, ["curve", "0.5,-1,0.5,2", "0.2", "0.8"])
+        #expect(named.status == 0 && overshoot.status == 0)
+        func pairs(_ s: String) -> [(Double, Double)] {
+            s.split(separator: "\n").map { line in
+                let parts = line.split(separator: "\t")
+                return (Double(parts[0])!, Double(parts[1])!)
+            }
+        }
+        let expected: [(Double, Double)] = [(0.25, 0.12916193104731982), (0.5, 0.5), (0.75, 0.87083806895268021)]
+        for (got, want) in zip(pairs(named.stdout), expected) { #expect(got.0 == want.0 && abs(got.1 - want.1) < 1e-6) }
+        let wantOvershoot: [(Double, Double)] = [(0.2, -0.20651490282055429), (0.8, 1.2065149028205543)]
+        for (got, want) in zip(pairs(overshoot.stdout), wantOvershoot) {
+            #expect(got.0 == want.0 && abs(got.1 - want.1) < 1e-6)
+        }
+        #expect(pairs(named.stdout).count == 3 && pairs(overshoot.stdout).count == 2)
+        #expect(try run(Paths.signd, ["curve", "bouncy", "0.5"]).status != 0)
+    }
 }

@@ -67,4 +67,35 @@ struct MediaTimingTests {
         #expect(timing.progress(atParentTime: 0) == 2.0 / 3.0)
         #expect(timing.progress(atParentTime: 1.5) == 0.5 / 3.0)
     }
+
+    @Test("a fractional repeatCount ends part-way through its last cycle")
+    func fractionalRepeat() {
+        let timing = MediaTiming(duration: 1, repeatCount: 2.5, fillMode: .forwards)
+        #expect(timing.activeDuration == 2.5)
+        #expect(timing.progress(atParentTime: 2.25) == 0.25)
+        #expect(timing.progress(atParentTime: 9) == 0.5)
+    }
+
+    @Test("autoreverses with a fractional repeatCount ends on a forward half")
+    func fractionalAutoreverse() {
+        let timing = MediaTiming(duration: 1, repeatCount: 1.5, autoreverses: true, fillMode: .forwards)
+        #expect(timing.activeDuration == 3)
+        #expect(timing.progress(atParentTime: 1.5) == 0.5)
+        #expect(timing.progress(atParentTime: 2.5) == 0.5)
+        #expect(timing.progress(atParentTime: 3) == 1)
+        #expect(timing.local(atParentTime: 2.5)?.cycle == 1)
+    }
+
+    @Test("repeatDuration wins over repeatCount")
+    func repeatDuration() {
+        let timing = MediaTiming(duration: 1, repeatCount: 10, repeatDuration: 2.5)
+        #expect(timing.activeDuration == 2.5)
+        #expect(timing.progress(atParentTime: 2.6) == nil)
+    }
+
+    @Test("speed 0 freezes the animation at its timeOffset")
+    func speedZero() {
+        let timing = MediaTiming(duration: 2, speed: 0, timeOffset: 0.5)
+        #expect(timing.progress(atParentTime: 100) == 0.25)
+    }
 }

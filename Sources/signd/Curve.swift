@@ -1,0 +1,40 @@
+import ArgumentParser
+import Foundation
+import SignTiming
+
+/// `signd curve FUNCTION X...`.
+struct Curve: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Print a timing function's progress for time fractions, to check a curve before using it.",
+        discussion: """
+            FUNCTION is linear, easeIn, easeOut, easeInEaseOut or default (Core Animation's names), \
+            ease, ease-in, ease-out or ease-in-out (CSS's), four control points x1,y1,x2,y2, or \
+            steps(N, jump-end). Prints X<TAB>Y per X.
+            """)
+
+    @Argument(help: "The timing function.")
+    var function: String
+
+    @Argument(help: "Time fractions (0 to 1; outside that range the curve is extrapolated).")
+    var xs: [Double]
+
+    func validate() throws {
+        guard TimingFunction(parsing: function) != nil else {
+            throw ValidationError("\"\(function)\" is not a timing function (try easeInEaseOut or 0.42,0,0.58,1)")
+        }
+        guard !xs.isEmpty else { throw ValidationError("give at least one X") }
+    }
+
+    func run() throws {
+        let f = TimingFunction(parsing: function)!
+        for x in xs {
+            print("\(x)\t\(format(f(x)))")
+        }
+    }
+
+    /// At least 9 significant digits, as the contract asks; 12 here.
+    private func format(_ y: Double) -> String {
+        let text = String(format: "%.12g", y)
+        return text == "-0" ? "0" : text
+    }
+}
