@@ -10,6 +10,7 @@ final class RenderLoop: Sendable {
     private let outputs: OutputSet
     // Only touched on the frame clock's serial queue.
     private nonisolated(unsafe) var frame: Frame
+    private nonisolated(unsafe) var renderer: Renderer
     /// Test-only: block forever at this frame, to show that a stalled loop stops the
     /// watchdog pings (`SIGND_TEST_STALL_AT_FRAME`).
     private let stallAt: UInt64?
@@ -19,6 +20,7 @@ final class RenderLoop: Sendable {
         self.outputs = outputs
         let scene = store.scene.scene
         self.frame = Frame(width: scene.width, height: scene.height, fill: scene.background)
+        self.renderer = Renderer(width: scene.width, height: scene.height)
         self.stallAt = ProcessInfo.processInfo.environment["SIGND_TEST_STALL_AT_FRAME"].flatMap(UInt64.init)
     }
 
@@ -30,8 +32,9 @@ final class RenderLoop: Sendable {
         if frame.width != scene.scene.width || frame.height != scene.scene.height {
             // Only after a reload that changed the board's size.
             frame = Frame(width: scene.scene.width, height: scene.scene.height)
+            renderer = Renderer(width: frame.width, height: frame.height)
         }
-        Renderer.render(scene, at: tick.time, into: &frame)
+        renderer.render(scene, at: tick.time, into: &frame)
         for output in outputs.all {
             output.send(frame, number: tick.number, deadline: tick.deadline)
         }

@@ -1,57 +1,72 @@
 import SignGraphics
 import SignTiming
 
-/// A text layer made ready to draw: its text laid out and rasterised once into a strip,
-/// its edge mask sampled per column, its motion fixed. Rendering one only reads memory.
+/// A marquee text layer made ready to draw: its text laid out once, expanded into the layer
+/// tree Core Animation code would build (a container masked by a clear / opaque / opaque /
+/// clear gradient, holding a strip of the text repeating after a gap, translated left by one
+/// text width plus gap per cycle, forever), and prepared for the compositor.
 public struct PreparedTextLayer: Sendable {
     public let layer: TextLayer
     /// The layer's rectangle on the board.
     public let rect: PixelRect
     /// Width of the rasterised text in pixels.
     public let textWidth: Int
-    /// Rows of the strip (the line height).
-    public let stripHeight: Int
-    /// The text's coverage, column after column (`textWidth * stripHeight` bytes).
-    let strip: [UInt8]
-    /// Per column of the layer: the edge mask's alpha times the text colour's alpha.
-    let columnAlpha: [UInt8]
-    /// Top row of the strip in layer coordinates.
-    public let stripTop: Int
     /// Whether the text scrolls (otherwise it stands still at `path.home`).
     public let scrolls: Bool
     public let path: MarqueePath
+    /// The layers drawn.
+    public let tree: PreparedLayer
     /// Characters no font in the chain could draw.
-    public let missing: [Unicode.Scalar]
+    public var missing: [Unicode.Scalar] { tree.missingCharacters }
 
-    /// Lays out and rasterises `layer` for a board of `boardWidth x boardHeight`, its motion
-    /// starting at scene time `beginTime`.
+    /// Lays out `layer` for a board of `boardWidth x boardHeight`, its motion starting at
+    /// scene time `beginTime`.
     public init(
         _ layer: TextLayer, boardWidth: Int, boardHeight: Int, beginTime: Double, fonts: FontLibrary
     ) throws(FreeTypeError) {
         let rect = layer.frame ?? PixelRect(x: 0, y: 0, width: boardWidth, height: boardHeight)
         let run = try fonts.layout(layer.text, primary: layer.font, fallbacks: layer.fallbacks)
-        let bitmap = run.rasterize()
         self.layer = layer
         self.rect = rect
         self.textWidth = run.width
-        self.stripHeight = run.height
-        self.strip = bitmap.columnMajor()
-        self.stripTop = (rect.height - run.height) / 2
-        self.missing = run.missing
 
-        let fade = min(max(layer.marquee.fade.pixels(ofWidth: rect.width), 0), Double(rect.width) / 2)
-        let f = rect.width > 0 ? fade / Double(rect.width) : 0
-        // The mask on the static container: clear, opaque, opaque, clear.
-        let mask = LinearGradient(colors: [.clear, .white, .white, .clear], locations: [0, f, 1 - f, 1])
-        let colorAlpha = Int(layer.color.alpha)
-        self.columnAlpha = mask.alphaRamp(count: rect.width).map { UInt8((Int($0) * colorAlpha + 127) / 255) }
-
-        let fits = Double(run.width) <= Double(rect.width) - 2 * fade
-        self.scrolls = layer.marquee.scroll == .always || !fits
+        let width = Double(rect.width), height = Double(rect.height)
+        let fade = min(max(layer.marquee.fade.pixels(ofWidth: rect.width), 0), width / 2)
+        let fits = Double(run.width) <= width - 2 * fade
+        scrolls = layer.marquee.scroll == .always || !fits
         let gap = layer.marquee.gapPixels(layerWidth: rect.width)
         let home = scrolls ? fade.rounded(.up) : Double((rect.width - run.width) / 2)
-        self.path = MarqueePath(
-            home: home, cycle: Double(run.width + gap), speed: scrolls ? layer.marquee.speed : 0,
-            beginTime: beginTime)
+        let speed = scrolls ? layer.marquee.speed : 0
+        path = MarqueePath(home: home, cycle: Double(run.width + gap), speed: speed, beginTime: beginTime)
+
+        var strip = Layer(
+            id: layer.id + ".text",
+            content: .text(
+                TextContent(
+                    text: layer.text, font: layer.font, fallbacks: layer.fallbacks, color: layer.color,
+                    repeatGap: scrolls ? Double(gap) : nil)),
+            frame: Rect(x: home, y: 0, width: max(Double(run.width), 1), height: height))
+        strip.motion = layer.marquee.motion
+        if scrolls && speed > 0 {
+            strip.animations = [
+                .property(
+                    PropertyAnimation(
+                        keyPath: "transform.translation.x",
+                        motion: .basic(BasicValues(from: .number(0), to: .number(-path.cycle))),
+                        timing: path.timing))
+            ]
+        }
+        var container = Layer(
+            id: layer.id, frame: Rect(x: Double(rect.x), y: Double(rect.y), width: width, height: height),
+            masksToBounds: true,
+            sublayers: [strip])
+        let f = width > 0 ? fade / width : 0
+        container.mask = Layer(
+            content: .gradient(
+                Gradient(
+                    ramp: ColorRamp(colors: [.clear, .white, .white, .clear], locations: [0, f, 1 - f, 1]),
+                    startPoint: Point(x: 0, y: 0.5), endPoint: Point(x: 1, y: 0.5))),
+            frame: Rect(x: 0, y: 0, width: width, height: height))
+        tree = try PreparedLayer(container, fonts: fonts)
     }
 }

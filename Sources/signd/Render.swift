@@ -44,6 +44,7 @@ struct Render: ParsableCommand {
         let rate = fps ?? loaded.display.fps
         let scene = try PreparedScene(loaded.scene, beginTime: 0, fonts: fonts)
         var frame = Frame(width: loaded.display.width, height: loaded.display.height)
+        let renderer = Renderer(width: frame.width, height: frame.height)
         var raw: FileHandle?
         if let out, out.hasSuffix(".rgb") {
             guard FileManager.default.createFile(atPath: out, contents: nil) else {
@@ -54,7 +55,7 @@ struct Render: ParsableCommand {
         }
         let start = Date()
         for k in 0..<frames {
-            Renderer.render(scene, at: Double(k) / rate, into: &frame)
+            renderer.render(scene, at: Double(k) / rate, into: &frame)
             if let raw { raw.write(Data(frame.pixels)) }
         }
         let seconds = Date().timeIntervalSince(start)

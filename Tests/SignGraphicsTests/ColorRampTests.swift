@@ -2,9 +2,9 @@ import Testing
 
 @testable import SignGraphics
 
-@Suite("LinearGradient")
-struct LinearGradientTests {
-    let fade = LinearGradient(colors: [.clear, .white, .white, .clear], locations: [0, 0.25, 0.75, 1])
+@Suite("ColorRamp")
+struct ColorRampTests {
+    let fade = ColorRamp(colors: [.clear, .white, .white, .clear], locations: [0, 0.25, 0.75, 1])
 
     @Test("an edge fade ramps alpha up, holds, and ramps down (hand-computed)")
     func edgeFade() {
@@ -14,7 +14,7 @@ struct LinearGradientTests {
 
     @Test("the first and last colours extend past the ends")
     func extendsPastEnds() {
-        let g = LinearGradient(colors: [.black, .white], locations: [0.4, 0.6])
+        let g = ColorRamp(colors: [.black, .white], locations: [0.4, 0.6])
         #expect(g.color(at: -3) == .black)
         #expect(g.color(at: 0.1) == .black)
         #expect(g.color(at: 0.5) == Color(red: 128, green: 128, blue: 128))
@@ -23,14 +23,14 @@ struct LinearGradientTests {
 
     @Test("no locations spreads colours evenly")
     func evenSpread() {
-        let g = LinearGradient(colors: [.black, .white, .black])
+        let g = ColorRamp(colors: [.black, .white, .black])
         #expect(g.resolvedLocations == [0, 0.5, 1])
         #expect(g.color(at: 0.25) == Color(red: 128, green: 128, blue: 128))
     }
 
     @Test("a decreasing location counts as the running maximum")
     func decreasingLocation() {
-        let g = LinearGradient(colors: [.black, .white, .black], locations: [0, 0.6, 0.3])
+        let g = ColorRamp(colors: [.black, .white, .black], locations: [0, 0.6, 0.3])
         #expect(g.resolvedLocations == [0, 0.6, 0.6])
     }
 }

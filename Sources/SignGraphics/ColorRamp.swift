@@ -1,6 +1,6 @@
-/// The colour ramp of an axial CAGradientLayer: `colors` at `locations`, interpolated as
+/// The colour ramp of a CAGradientLayer: `colors` at `locations`, interpolated as
 /// straight RGBA in the encoded space; the first and last colours extend past the ends.
-public struct LinearGradient: Sendable, Hashable {
+public struct ColorRamp: Sendable, Hashable {
     public var colors: [Color]
     /// One per colour; `nil` spreads the colours evenly from 0 to 1, as Core Animation does.
     public var locations: [Double]?

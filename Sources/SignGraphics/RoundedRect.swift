@@ -1,0 +1,128 @@
+/// A rounded rectangle: the path a shape layer fills or strokes and a layer's corner radius
+/// clips to. It always has the same structure (four sides and four quarter-circle corners,
+/// radius 0 included), so one morphs cleanly into another by interpolating rect and radius.
+public struct RoundedRect: Sendable, Hashable {
+    public var rect: Rect
+    public var cornerRadius: Double
+
+    public init(rect: Rect, cornerRadius: Double = 0) {
+        self.rect = rect
+        self.cornerRadius = cornerRadius
+    }
+
+    /// The radius actually drawn: at most half the shorter side.
+    public var effectiveRadius: Double { max(0, min(cornerRadius, rect.width / 2, rect.height / 2)) }
+
+    /// Signed distance from a point to the outline: negative inside, positive outside.
+    @inlinable
+    public func signedDistance(x: Double, y: Double) -> Double {
+        let r = effectiveRadius
+        let hx = rect.width / 2, hy = rect.height / 2
+        let qx = abs(x - (rect.minX + hx)) - (hx - r)
+        let qy = abs(y - (rect.minY + hy)) - (hy - r)
+        let outside = (max(qx, 0) * max(qx, 0) + max(qy, 0) * max(qy, 0)).squareRoot()
+        return outside + min(max(qx, qy), 0) - r
+    }
+
+    /// Analytic anti-aliasing: how much of the pixel centred at (x, y) the filled shape covers.
+    @inlinable
+    public func fillCoverage(x: Double, y: Double) -> Float {
+        Float(min(max(0.5 - signedDistance(x: x, y: y), 0), 1))
+    }
+
+    /// How much of the pixel a stroke of `lineWidth` centred on the outline covers.
+    @inlinable
+    public func strokeCoverage(x: Double, y: Double, lineWidth: Double) -> Float {
+        let d = abs(signedDistance(x: x, y: y)) - lineWidth / 2
+        return Float(min(max(0.5 - d, 0), 1))
+    }
+}
+
+extension Canvas {
+    /// What paints a shape: one colour or a gradient over the shape's bounds.
+    public enum Paint: Sendable, Hashable {
+        case color(Color)
+        case gradient(Gradient)
+    }
+
+    /// Fills (`lineWidth` nil) or strokes a rounded rectangle with anti-aliased edges.
+    public mutating func draw(_ shape: RoundedRect, paint: Paint, lineWidth: Double? = nil, opacity: Float, clip: Rect)
+    {
+        let grow = (lineWidth ?? 0) / 2 + 1
+        let area = Rect(
+            x: shape.rect.minX - grow, y: shape.rect.minY - grow, width: shape.rect.width + 2 * grow,
+            height: shape.rect.height + 2 * grow
+        )
+        .intersection(clip)
+        let b = area.pixelBounds(clippedTo: width, height)
+        guard b.x0 < b.x1, b.y0 < b.y1, shape.rect.width > 0 || lineWidth != nil else { return }
+        var solid = Pixel.zero
+        if case .color(let c) = paint { solid = Canvas.premultiplied(c, opacity: opacity) }
+        for y in b.y0..<b.y1 {
+            let cy = Double(y) + 0.5
+            let clipY = Float(Canvas.overlap(y, clip.minY, clip.maxY))
+            for x in b.x0..<b.x1 {
+                let cx = Double(x) + 0.5
+                var coverage =
+                    lineWidth.map { shape.strokeCoverage(x: cx, y: cy, lineWidth: $0) }
+                    ?? shape.fillCoverage(x: cx, y: cy)
+                coverage *= clipY * Float(Canvas.overlap(x, clip.minX, clip.maxX))
+                guard coverage > 0 else { continue }
+                switch paint {
+                case .color:
+                    blend(solid, coverage: coverage, at: y * width + x)
+                case .gradient(let g):
+                    let u = (cx - shape.rect.minX) / max(shape.rect.width, 1e-9)
+                    let v = (cy - shape.rect.minY) / max(shape.rect.height, 1e-9)
+                    blend(
+                        Canvas.premultiplied(g.ramp.color(at: g.location(u: u, v: v)), opacity: opacity),
+                        coverage: coverage, at: y * width + x)
+                }
+            }
+        }
+    }
+
+    /// Draws coverage (a rasterised text) at a fractional position in one colour. `smooth`
+    /// box-filters sub-pixel positions; otherwise the position is floored to whole pixels.
+    /// With `tilePeriod`, copies repeat every that many pixels to the right and left.
+    public mutating func draw(
+        _ bitmap: AlphaBitmap, at origin: Point, color: Color, opacity: Float, smooth: Bool, tilePeriod: Double? = nil,
+        clip: Rect
+    ) {
+        guard bitmap.width > 0, bitmap.height > 0 else { return }
+        let ox = smooth ? origin.x : origin.x.rounded(.down)
+        let oy = smooth ? origin.y : origin.y.rounded(.down)
+        let b = clip.pixelBounds(clippedTo: width, height)
+        guard b.x0 < b.x1, b.y0 < b.y1 else { return }
+        let paint = Canvas.premultiplied(color, opacity: opacity)
+        let fy = oy - oy.rounded(.down), fx = ox - ox.rounded(.down)
+        // Weights of the two source rows/columns each pixel overlaps.
+        let wy1 = Float(fy), wy0 = 1 - wy1, wx1 = Float(fx), wx0 = 1 - wx1
+        let baseY = Int(oy.rounded(.down)), baseX = Int(ox.rounded(.down))
+        let period = tilePeriod.map { Int($0.rounded()) } ?? 0
+        bitmap.coverage.withUnsafeBufferPointer { cov in
+            func sample(_ col: Int, _ row: Int) -> Float {
+                guard row >= 0, row < bitmap.height else { return 0 }
+                var c = col
+                if period > 0 {
+                    c %= period
+                    if c < 0 { c += period }
+                }
+                guard c >= 0, c < bitmap.width else { return 0 }
+                return Float(cov[row * bitmap.width + c])
+            }
+            for y in max(b.y0, baseY)..<min(b.y1, baseY + bitmap.height + 1) {
+                let r = y - baseY
+                for x in b.x0..<b.x1 {
+                    let col = x - baseX
+                    if period == 0 && (col < 0 || col > bitmap.width) { continue }
+                    // Pixel x overlaps column col - 1 by fx and column col by 1 - fx.
+                    let top = sample(col, r) * wx0 + sample(col - 1, r) * wx1
+                    let bottom = sample(col, r - 1) * wx0 + sample(col - 1, r - 1) * wx1
+                    let c = (top * wy0 + bottom * wy1) / 255
+                    if c > 0 { blend(paint, coverage: c, at: y * width + x) }
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,100 @@
+import SignGraphics
+import SignTiming
+
+/// The value of any animatable layer property, so one animation type serves every key
+/// path. Colours are straight RGBA in the sRGB-encoded space (0...1), interpolated as
+/// CAGradientLayer and CALayer interpolate them.
+public enum AnimatableValue: Sendable, Hashable {
+    case number(Double)
+    case point(Point)
+    case size(Size)
+    case rect(Rect)
+    case color(SIMD4<Double>)
+    case numbers([Double])
+    case colors([SIMD4<Double>])
+    case path(RoundedRect)
+
+    public init(_ color: Color) {
+        self = .color(Self.rgba(color))
+    }
+
+    static func rgba(_ c: Color) -> SIMD4<Double> {
+        SIMD4(Double(c.red), Double(c.green), Double(c.blue), Double(c.alpha)) / 255
+    }
+
+    static func color(_ v: SIMD4<Double>) -> Color {
+        let c = (v.clamped(lowerBound: .zero, upperBound: .one) * 255).rounded(.toNearestOrAwayFromZero)
+        return Color(red: UInt8(c.x), green: UInt8(c.y), blue: UInt8(c.z), alpha: UInt8(c.w))
+    }
+
+    public var number: Double? { if case .number(let v) = self { return v } else { return nil } }
+    public var point: Point? { if case .point(let v) = self { return v } else { return nil } }
+    public var rect: Rect? { if case .rect(let v) = self { return v } else { return nil } }
+    public var color: Color? { if case .color(let v) = self { return Self.color(v) } else { return nil } }
+    public var numbers: [Double]? { if case .numbers(let v) = self { return v } else { return nil } }
+    public var colors: [Color]? { if case .colors(let v) = self { return v.map(Self.color) } else { return nil } }
+    public var path: RoundedRect? { if case .path(let v) = self { return v } else { return nil } }
+}
+
+extension AnimatableValue: Interpolatable {
+    /// Values of different kinds cannot blend: the nearer end wins.
+    public func interpolated(to other: AnimatableValue, fraction f: Double) -> AnimatableValue {
+        combine(other, fallback: f < 0.5 ? self : other) { a, b in a + (b - a) * f }
+    }
+
+    public func adding(_ other: AnimatableValue) -> AnimatableValue { combine(other, fallback: self) { $0 + $1 } }
+    public func subtracting(_ other: AnimatableValue) -> AnimatableValue { combine(other, fallback: self) { $0 - $1 } }
+    public func scaled(by k: Double) -> AnimatableValue { combine(self, fallback: self) { a, _ in a * k } }
+
+    public func distance(to other: AnimatableValue) -> Double {
+        let d = other.subtracting(self).components
+        return d.reduce(0) { $0 + $1 * $1 }.squareRoot()
+    }
+
+    /// The value's numbers, in a fixed order per kind.
+    var components: [Double] {
+        switch self {
+        case .number(let v): return [v]
+        case .point(let p): return [p.x, p.y]
+        case .size(let s): return [s.width, s.height]
+        case .rect(let r): return [r.minX, r.minY, r.width, r.height]
+        case .color(let c): return [c.x, c.y, c.z, c.w]
+        case .numbers(let v): return v
+        case .colors(let v): return v.flatMap { [$0.x, $0.y, $0.z, $0.w] }
+        case .path(let p): return [p.rect.minX, p.rect.minY, p.rect.width, p.rect.height, p.cornerRadius]
+        }
+    }
+
+    /// Applies `op` component by component to two values of the same kind and shape.
+    private func combine(
+        _ other: AnimatableValue, fallback: AnimatableValue, _ op: (Double, Double) -> Double
+    ) -> AnimatableValue {
+        switch (self, other) {
+        case (.number(let a), .number(let b)): return .number(op(a, b))
+        case (.point(let a), .point(let b)): return .point(Point(x: op(a.x, b.x), y: op(a.y, b.y)))
+        case (.size(let a), .size(let b)):
+            return .size(Size(width: op(a.width, b.width), height: op(a.height, b.height)))
+        case (.rect(let a), .rect(let b)):
+            return .rect(
+                Rect(
+                    x: op(a.minX, b.minX), y: op(a.minY, b.minY), width: op(a.width, b.width),
+                    height: op(a.height, b.height)))
+        case (.color(let a), .color(let b)):
+            return .color(SIMD4(op(a.x, b.x), op(a.y, b.y), op(a.z, b.z), op(a.w, b.w)))
+        case (.numbers(let a), .numbers(let b)) where a.count == b.count:
+            return .numbers(zip(a, b).map { op($0, $1) })
+        case (.colors(let a), .colors(let b)) where a.count == b.count:
+            return .colors(zip(a, b).map { SIMD4(op($0.x, $1.x), op($0.y, $1.y), op($0.z, $1.z), op($0.w, $1.w)) })
+        case (.path(let a), .path(let b)):
+            // Fixed structure (four sides, four corners): rect and radius blend independently.
+            return .path(
+                RoundedRect(
+                    rect: Rect(
+                        x: op(a.rect.minX, b.rect.minX), y: op(a.rect.minY, b.rect.minY),
+                        width: op(a.rect.width, b.rect.width), height: op(a.rect.height, b.rect.height)),
+                    cornerRadius: op(a.cornerRadius, b.cornerRadius)))
+        default:
+            return fallback
+        }
+    }
+}

@@ -1,0 +1,129 @@
+import SignGraphics
+
+/// Draws prepared layer trees as Core Animation composites them: each layer's background,
+/// content, sublayers and border, premultiplied source-over; a layer with a mask, group
+/// opacity or rounded clipping is drawn apart and then composited. It owns its canvases and
+/// reuses them, so a frame allocates nothing once the first has been drawn.
+public final class Compositor {
+    public let width: Int
+    public let height: Int
+    /// Canvas 0 is the board; the rest are scratch, two per nesting depth (content, mask).
+    private var canvases: [Canvas]
+
+    public init(width: Int, height: Int) {
+        self.width = width
+        self.height = height
+        canvases = [Canvas(width: width, height: height)]
+    }
+
+    private var board: Rect { Rect(x: 0, y: 0, width: Double(width), height: Double(height)) }
+    private var everything: (x0: Int, y0: Int, x1: Int, y1: Int) { (0, 0, width, height) }
+
+    /// Starts a frame: the board is cleared.
+    public func begin() { canvases[0].clear() }
+
+    /// Draws a top-level layer (in board coordinates) at scene time `t`.
+    public func draw(_ layer: PreparedLayer, at t: Double) {
+        draw(layer, target: 0, origin: .zero, clip: board, depth: 1, t: t)
+    }
+
+    /// Finishes a frame: the board over an opaque background, into `frame`.
+    public func finish(over background: Color, into frame: inout Frame) {
+        canvases[0].write(into: &frame, over: background)
+    }
+
+    private func scratch(_ index: Int) -> Int {
+        while canvases.count <= index { canvases.append(Canvas(width: width, height: height)) }
+        canvases[index].clear()
+        return index
+    }
+
+    private func draw(_ prepared: PreparedLayer, target: Int, origin: Point, clip: Rect, depth: Int, t: Double) {
+        let layer = prepared.model.presentation(at: t)
+        guard !layer.isHidden, layer.opacity > 0 else { return }
+        let frame = layer.frame.offsetBy(dx: origin.x, dy: origin.y)
+        let rounded = layer.masksToBounds && layer.cornerRadius > 0
+        let isolate = !prepared.mask.isEmpty || rounded || (layer.opacity < 1 && !prepared.sublayers.isEmpty)
+        let dst = isolate ? scratch(depth * 2) : target
+        let opacity = Float(isolate ? 1 : layer.opacity)
+        let outline = RoundedRect(rect: frame, cornerRadius: layer.cornerRadius)
+        let inside = frame.intersection(clip)
+
+        if let background = layer.backgroundColor, background.alpha > 0 {
+            canvases[dst].draw(outline, paint: .color(background), opacity: opacity, clip: clip)
+        }
+        switch layer.content {
+        case .none:
+            break
+        case .gradient(let gradient):
+            if layer.cornerRadius > 0 {
+                canvases[dst].draw(outline, paint: .gradient(gradient), opacity: opacity, clip: clip)
+            } else {
+                canvases[dst].fill(frame, with: gradient, opacity: opacity, clip: clip)
+            }
+        case .text(let content):
+            if let bitmap = prepared.text {
+                var x = frame.minX
+                switch content.alignment {
+                case .left: break
+                case .center: x += ((frame.width - prepared.textWidth) / 2).rounded(.down)
+                case .right: x += frame.width - prepared.textWidth
+                }
+                let y = frame.minY + ((frame.height - Double(bitmap.height)) / 2).rounded(.down)
+                // A repeating strip is endless sideways: only its rows are bounded by the layer.
+                let textClip =
+                    content.repeatGap == nil
+                    ? inside : Rect(x: clip.minX, y: inside.minY, width: clip.width, height: inside.height)
+                canvases[dst].draw(
+                    bitmap, at: Point(x: x, y: y), color: content.color, opacity: opacity,
+                    smooth: layer.motion == .smooth,
+                    tilePeriod: content.repeatGap.map { prepared.textWidth + $0 }, clip: textClip)
+            }
+        case .shape(let shape):
+            let path = RoundedRect(
+                rect: shape.path.rect.offsetBy(dx: frame.minX, dy: frame.minY), cornerRadius: shape.path.cornerRadius)
+            if let fill = shape.fill { canvases[dst].draw(path, paint: fill, opacity: opacity, clip: clip) }
+            if let stroke = shape.stroke, shape.lineWidth > 0 {
+                canvases[dst].draw(path, paint: stroke, lineWidth: shape.lineWidth, opacity: opacity, clip: clip)
+            }
+        }
+        let subClip = layer.masksToBounds ? inside : clip
+        for sublayer in prepared.sublayers {
+            draw(sublayer, target: dst, origin: frame.origin, clip: subClip, depth: depth + 1, t: t)
+        }
+        if layer.borderWidth > 0, let border = layer.borderColor, border.alpha > 0 {
+            // Core Animation draws the border inside the bounds.
+            let w = layer.borderWidth
+            let inset = RoundedRect(
+                rect: Rect(
+                    x: frame.minX + w / 2, y: frame.minY + w / 2, width: frame.width - w, height: frame.height - w),
+                cornerRadius: max(layer.cornerRadius - w / 2, 0))
+            canvases[dst].draw(inset, paint: .color(border), lineWidth: w, opacity: opacity, clip: clip)
+        }
+        guard isolate else { return }
+        if let mask = prepared.mask.first {
+            let m = scratch(depth * 2 + 1)
+            draw(mask, target: m, origin: frame.origin, clip: board, depth: depth + 1, t: t)
+            canvases[dst].apply(mask: canvases[m], in: everything)
+        }
+        if rounded {
+            let clipShape = outline
+            canvases[dst].scale(
+                by: { x, y in clipShape.fillCoverage(x: x, y: y) }, in: inside.pixelBounds(clippedTo: width, height))
+        }
+        canvases[target].composite(canvases[dst], opacity: Float(layer.opacity), in: everything)
+    }
+}
+
+extension Canvas {
+    /// Multiplies pixels by a coverage function of the pixel centre, zeroing those outside `bounds`.
+    mutating func scale(by coverage: (Double, Double) -> Float, in bounds: (x0: Int, y0: Int, x1: Int, y1: Int)) {
+        for y in 0..<height {
+            for x in 0..<width {
+                let inside = x >= bounds.x0 && x < bounds.x1 && y >= bounds.y0 && y < bounds.y1
+                let i = y * width + x
+                pixels[i] = inside ? pixels[i] * coverage(Double(x) + 0.5, Double(y) + 0.5) : .zero
+            }
+        }
+    }
+}

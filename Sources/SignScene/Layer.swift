@@ -1,0 +1,124 @@
+import SignGraphics
+import SignTiming
+
+/// A layer as Core Animation has it: geometry (bounds, position, anchorPoint, a translation),
+/// appearance (opacity, background, border, corner radius), content (text, gradient, shape
+/// or image), a mask, sublayers, and animations by key path. A value: scenes are rebuilt, not
+/// mutated in place.
+public struct Layer: Sendable {
+    /// What the layer draws between its background and its sublayers.
+    public enum Content: Sendable {
+        case none
+        /// `CATextLayer`-like: one line of text in one colour (`foregroundColor`).
+        case text(TextContent)
+        /// `CAGradientLayer`: `colors`, `locations`, `startPoint`, `endPoint`, `type`.
+        case gradient(Gradient)
+        /// `CAShapeLayer` with a rounded-rectangle `path`.
+        case shape(ShapeContent)
+    }
+
+    public var id: String
+    public var content: Content
+    /// Size of the layer (`bounds.size`); its own coordinates start at (0, 0).
+    public var size: Size
+    /// Where the anchor point sits in the superlayer's coordinates.
+    public var position: Point
+    /// The point of the layer (unit coordinates) placed at `position`; default the centre.
+    public var anchorPoint: Point
+    /// `transform.translation`.
+    public var translation: Point
+    public var opacity: Double
+    public var backgroundColor: Color?
+    public var borderColor: Color?
+    public var borderWidth: Double
+    public var cornerRadius: Double
+    public var masksToBounds: Bool
+    public var isHidden: Bool
+    /// Whole-pixel (`pixel`) or fractional (`smooth`) placement when the layer moves.
+    public var motion: Marquee.Motion
+    /// A layer whose alpha masks this one, in this layer's coordinates.
+    public var mask: Layer? {
+        get { masks.first }
+        set { masks = newValue.map { [$0] } ?? [] }
+    }
+    private var masks: [Layer] = []
+    public var sublayers: [Layer]
+    /// Applied in order; each reads the value the ones before it left.
+    public var animations: [Animation<AnimatableValue>]
+
+    public init(
+        id: String = "", content: Content = .none, frame: Rect = .zero, opacity: Double = 1,
+        backgroundColor: Color? = nil, cornerRadius: Double = 0, masksToBounds: Bool = false,
+        sublayers: [Layer] = [], animations: [Animation<AnimatableValue>] = []
+    ) {
+        self.id = id
+        self.content = content
+        self.size = frame.size
+        self.anchorPoint = Point(x: 0.5, y: 0.5)
+        self.position = Point(x: frame.minX + frame.width / 2, y: frame.minY + frame.height / 2)
+        self.translation = .zero
+        self.opacity = opacity
+        self.backgroundColor = backgroundColor
+        self.borderColor = nil
+        self.borderWidth = 0
+        self.cornerRadius = cornerRadius
+        self.masksToBounds = masksToBounds
+        self.isHidden = false
+        self.motion = .smooth
+        self.sublayers = sublayers
+        self.animations = animations
+    }
+
+    /// The layer's rectangle in its superlayer's coordinates.
+    public var frame: Rect {
+        Rect(
+            x: position.x - anchorPoint.x * size.width + translation.x,
+            y: position.y - anchorPoint.y * size.height + translation.y, width: size.width, height: size.height)
+    }
+}
+
+/// A line of text drawn by a text layer.
+public struct TextContent: Sendable, Hashable {
+    public var text: String
+    public var font: FontSpec
+    public var fallbacks: [FontSpec]
+    /// `foregroundColor`.
+    public var color: Color
+    /// Where the line sits horizontally when it is narrower than the layer.
+    public var alignment: Alignment
+    /// When set, the text repeats to the left and right with this much space between copies
+    /// (a marquee's strip).
+    public var repeatGap: Double?
+
+    public enum Alignment: String, Sendable, Hashable, CaseIterable {
+        case left, center, right
+    }
+
+    public init(
+        text: String, font: FontSpec = .defaultFace, fallbacks: [FontSpec] = [.unifont], color: Color = .white,
+        alignment: Alignment = .left, repeatGap: Double? = nil
+    ) {
+        self.text = text
+        self.font = font
+        self.fallbacks = fallbacks
+        self.color = color
+        self.alignment = alignment
+        self.repeatGap = repeatGap
+    }
+}
+
+/// A shape layer's rounded-rectangle path, filled and/or stroked (the stroke may be a gradient).
+public struct ShapeContent: Sendable, Hashable {
+    /// In the layer's own coordinates.
+    public var path: RoundedRect
+    public var fill: Canvas.Paint?
+    public var stroke: Canvas.Paint?
+    public var lineWidth: Double
+
+    public init(path: RoundedRect, fill: Canvas.Paint? = nil, stroke: Canvas.Paint? = nil, lineWidth: Double = 1) {
+        self.path = path
+        self.fill = fill
+        self.stroke = stroke
+        self.lineWidth = lineWidth
+    }
+}

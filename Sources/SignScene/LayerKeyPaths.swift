@@ -1,0 +1,112 @@
+import SignGraphics
+
+/// Reading and writing a layer's animatable properties by Core Animation key path.
+extension Layer {
+    /// The key paths animations may name.
+    public static let animatableKeyPaths: Set<String> = [
+        "opacity", "position", "position.x", "position.y", "bounds", "bounds.size", "transform.translation",
+        "transform.translation.x", "transform.translation.y", "backgroundColor", "borderColor", "borderWidth",
+        "cornerRadius", "anchorPoint", "locations", "colors", "startPoint", "endPoint", "path", "fillColor",
+        "strokeColor", "lineWidth", "foregroundColor",
+    ]
+
+    public subscript(keyPath keyPath: String) -> AnimatableValue? {
+        get {
+            switch keyPath {
+            case "opacity": return .number(opacity)
+            case "position": return .point(position)
+            case "position.x": return .number(position.x)
+            case "position.y": return .number(position.y)
+            case "bounds": return .rect(Rect(origin: .zero, size: size))
+            case "bounds.size": return .size(size)
+            case "anchorPoint": return .point(anchorPoint)
+            case "transform.translation": return .point(translation)
+            case "transform.translation.x": return .number(translation.x)
+            case "transform.translation.y": return .number(translation.y)
+            case "backgroundColor": return AnimatableValue(backgroundColor ?? .clear)
+            case "borderColor": return AnimatableValue(borderColor ?? .clear)
+            case "borderWidth": return .number(borderWidth)
+            case "cornerRadius": return .number(cornerRadius)
+            default: break
+            }
+            switch (content, keyPath) {
+            case (.gradient(let g), "locations"): return .numbers(g.ramp.resolvedLocations)
+            case (.gradient(let g), "colors"): return .colors(g.ramp.colors.map(AnimatableValue.rgba))
+            case (.gradient(let g), "startPoint"): return .point(g.startPoint)
+            case (.gradient(let g), "endPoint"): return .point(g.endPoint)
+            case (.shape(let s), "path"): return .path(s.path)
+            case (.shape(let s), "lineWidth"): return .number(s.lineWidth)
+            case (.shape(let s), "fillColor"):
+                return s.fill.flatMap { if case .color(let c) = $0 { AnimatableValue(c) } else { nil } }
+            case (.shape(let s), "strokeColor"):
+                return s.stroke.flatMap { if case .color(let c) = $0 { AnimatableValue(c) } else { nil } }
+            case (.text(let t), "foregroundColor"): return AnimatableValue(t.color)
+            default: return nil
+            }
+        }
+        set {
+            guard let value = newValue else { return }
+            switch (keyPath, value) {
+            case ("opacity", .number(let v)): opacity = v
+            case ("position", .point(let p)): position = p
+            case ("position.x", .number(let v)): position.x = v
+            case ("position.y", .number(let v)): position.y = v
+            case ("bounds", .rect(let r)): size = r.size
+            case ("bounds.size", .size(let s)): size = s
+            case ("anchorPoint", .point(let p)): anchorPoint = p
+            case ("transform.translation", .point(let p)): translation = p
+            case ("transform.translation.x", .number(let v)): translation.x = v
+            case ("transform.translation.y", .number(let v)): translation.y = v
+            case ("backgroundColor", .color): backgroundColor = value.color
+            case ("borderColor", .color): borderColor = value.color
+            case ("borderWidth", .number(let v)): borderWidth = v
+            case ("cornerRadius", .number(let v)): cornerRadius = v
+            default: setContent(keyPath, value)
+            }
+        }
+    }
+
+    private mutating func setContent(_ keyPath: String, _ value: AnimatableValue) {
+        switch (content, keyPath, value) {
+        case (.gradient(var g), "locations", .numbers(let v)):
+            g.ramp.locations = v
+            content = .gradient(g)
+        case (.gradient(var g), "colors", .colors):
+            g.ramp.colors = value.colors ?? g.ramp.colors
+            content = .gradient(g)
+        case (.gradient(var g), "startPoint", .point(let p)):
+            g.startPoint = p
+            content = .gradient(g)
+        case (.gradient(var g), "endPoint", .point(let p)):
+            g.endPoint = p
+            content = .gradient(g)
+        case (.shape(var s), "path", .path(let p)):
+            s.path = p
+            content = .shape(s)
+        case (.shape(var s), "lineWidth", .number(let v)):
+            s.lineWidth = v
+            content = .shape(s)
+        case (.shape(var s), "fillColor", .color):
+            s.fill = value.color.map { .color($0) }
+            content = .shape(s)
+        case (.shape(var s), "strokeColor", .color):
+            s.stroke = value.color.map { .color($0) }
+            content = .shape(s)
+        case (.text(var t), "foregroundColor", .color):
+            t.color = value.color ?? t.color
+            content = .text(t)
+        default:
+            break
+        }
+    }
+
+    /// This layer with its animations applied at parent time `t` (its presentation layer).
+    public func presentation(at t: Double) -> Layer {
+        guard !animations.isEmpty else { return self }
+        var layer = self
+        for animation in animations {
+            animation.apply(atParentTime: t, get: { layer[keyPath: $0] }, set: { layer[keyPath: $0] = $1 })
+        }
+        return layer
+    }
+}

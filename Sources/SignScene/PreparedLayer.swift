@@ -1,0 +1,36 @@
+import SignGraphics
+
+/// A layer tree made ready to draw: every text rasterised once (FreeType runs here, never
+/// per frame), mirrored by the layer's sublayers and mask.
+public struct PreparedLayer: Sendable {
+    public let model: Layer
+    /// The rasterised line, for a text layer.
+    public let text: AlphaBitmap?
+    /// Advance width of the text in pixels.
+    public let textWidth: Double
+    /// Characters no font in the chain could draw.
+    public let missing: [Unicode.Scalar]
+    public let sublayers: [PreparedLayer]
+    public let mask: [PreparedLayer]
+
+    public init(_ layer: Layer, fonts: FontLibrary) throws(FreeTypeError) {
+        model = layer
+        if case .text(let content) = layer.content {
+            let run = try fonts.layout(content.text, primary: content.font, fallbacks: content.fallbacks)
+            text = run.rasterize()
+            textWidth = Double(run.width)
+            missing = run.missing
+        } else {
+            text = nil
+            textWidth = 0
+            missing = []
+        }
+        sublayers = try layer.sublayers.map { sub throws(FreeTypeError) in try PreparedLayer(sub, fonts: fonts) }
+        mask = try layer.mask.map { m throws(FreeTypeError) in [try PreparedLayer(m, fonts: fonts)] } ?? []
+    }
+
+    /// Every text drawn by this tree, depth first (the layer's own, its mask's, its sublayers').
+    public var missingCharacters: [Unicode.Scalar] {
+        missing + mask.flatMap(\.missingCharacters) + sublayers.flatMap(\.missingCharacters)
+    }
+}
