@@ -103,7 +103,8 @@ public final class CommandHandler: Sendable {
         }
         func ms(_ ns: UInt64) -> JSONValue { .double((Double(ns) / 1e3).rounded() / 1e3) }
         return [
-            "text": .string(scene.slots.isEmpty ? "" : scene.text(ofLayer: 0, at: now)),
+            "text": .string(
+                scene.scene.mainLayerID.flatMap(scene.slotIndex(of:)).map { scene.text(ofLayer: $0, at: now) } ?? ""),
             "fps": .double(clock.fps),
             "frames": .int(Int64(stats.frames)),
             "dropped": .int(Int64(stats.dropped)),

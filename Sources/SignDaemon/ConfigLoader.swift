@@ -83,7 +83,7 @@ public enum ConfigLoader {
 
     static let layerKeys: Set<String> = [
         "id", "text", "font", "font_size", "antialias", "fallback_fonts", "color", "speed", "gap", "fade",
-        "scroll", "motion", "x", "y", "width", "height",
+        "scroll", "motion", "x", "y", "width", "height", "type", "animation",
     ]
 
     private static func readLayers(
@@ -96,6 +96,24 @@ public enum ConfigLoader {
         var ids = Set<String>()
         for (i, t) in tables.enumerated() {
             let path = "layer[\(i)]"
+            let type = r.string(t, "type", at: path) ?? "marquee"
+            guard ConfigReader.layerTypes.contains(type) else {
+                r.problem(
+                    "\(path).type",
+                    "\"\(type)\" is not a layer type (\(ConfigReader.layerTypes.map { "\"\($0)\"" }.joined(separator: ", ")))"
+                )
+                continue
+            }
+            if type != "marquee" {
+                let board = Size(width: Double(config.display.width), height: Double(config.display.height))
+                guard var layer = r.layer(t, type: type, at: path, parentSize: board, fonts: fonts) else { continue }
+                if layer.id.isEmpty { layer.id = i == 0 ? "main" : "layer\(i)" }
+                if !ids.insert(layer.id).inserted {
+                    r.problem("\(path).id", "another layer already has id \"\(layer.id)\"")
+                }
+                config.layers.append(.layer(layer))
+                continue
+            }
             r.rejectUnknownKeys(t, at: path, allowed: layerKeys)
             let id = r.string(t, "id", at: path) ?? (i == 0 ? "main" : "layer\(i)")
             if id.isEmpty || !ids.insert(id).inserted {
@@ -136,7 +154,8 @@ public enum ConfigLoader {
                     layer.frame = PixelRect(x: geometry[0] ?? 0, y: geometry[1] ?? 0, width: w, height: h)
                 }
             }
-            config.layers.append(layer)
+            layer.textAnimations = r.animations(t, at: path)
+            config.layers.append(.marquee(layer))
         }
     }
 

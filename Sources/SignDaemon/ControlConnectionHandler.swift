@@ -22,8 +22,9 @@ final class ControlConnectionHandler: ChannelInboundHandler {
             let error = ControlError(
                 .requestTooLarge, "a request line is limited to \(ControlMessage.maxRequestLength) bytes")
             write(ControlMessage.failure(id: .null, error), context)
-            context.writeAndFlush(wrapOutboundOut(context.channel.allocator.buffer(capacity: 0))).whenComplete { _ in
-                context.close(promise: nil)
+            let channel = context.channel
+            context.writeAndFlush(wrapOutboundOut(channel.allocator.buffer(capacity: 0))).whenComplete { _ in
+                channel.close(promise: nil)
             }
         }
     }
@@ -62,6 +63,7 @@ final class BusyHandler: ChannelInboundHandler {
             ControlMessage.failure(id: .null, ControlError(.busy, "too many clients: at most \(limit) at once")) + "\n"
         var buffer = context.channel.allocator.buffer(capacity: line.utf8.count)
         buffer.writeString(line)
-        context.writeAndFlush(wrapOutboundOut(buffer)).whenComplete { _ in context.close(promise: nil) }
+        let channel = context.channel
+        context.writeAndFlush(wrapOutboundOut(buffer)).whenComplete { _ in channel.close(promise: nil) }
     }
 }

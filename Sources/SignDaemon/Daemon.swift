@@ -57,8 +57,10 @@ public final class Daemon: Sendable {
         let saved = stateFile?.load() ?? PersistedState()
         self.stateFile = stateFile
         var scene = config.scene
-        for i in scene.layers.indices {
-            scene.layers[i].text = saved.text(forLayer: scene.layers[i].id, configText: scene.layers[i].text)
+        for (i, layer) in scene.layers.enumerated() {
+            guard let configText = layer.text else { continue }
+            let text = saved.text(forLayer: layer.id, configText: configText)
+            scene.layers[i] = layer.withText(text) ?? layer
         }
         let store = SceneStore(try PreparedScene(scene, beginTime: 0, fonts: fonts), fonts: fonts)
         self.store = store
@@ -140,7 +142,7 @@ public final class Daemon: Sendable {
     /// `STATUS=` for systemd: frame rate, the main text, the outputs and their states.
     func statusLine() -> String {
         let scene = store.scene
-        let text = scene.slots.isEmpty ? "" : scene.scene.layers[0].text
+        let text = scene.scene.mainLayerID.flatMap { id in scene.scene.layers.first { $0.id == id }?.text } ?? ""
         let shown = text.count > 60 ? String(text.prefix(57)) + "..." : text
         let outputs = outputs.all.map { "\($0.name) \($0.state.rawValue)" }.joined(separator: ", ")
         return "STATUS=\(clock.fps.formatted) fps · \"\(shown)\" · outputs: \(outputs.isEmpty ? "none" : outputs)"
@@ -153,8 +155,10 @@ public final class Daemon: Sendable {
         let configured = config.withLock { $0.layers }
         var state = PersistedState()
         for layer in scene.layers {
-            if let configText = configured.first(where: { $0.id == layer.id })?.text, configText != layer.text {
-                state.layers[layer.id] = .init(text: layer.text, configText: configText)
+            if let text = layer.text, let configText = configured.first(where: { $0.id == layer.id })?.text,
+                configText != text
+            {
+                state.layers[layer.id] = .init(text: text, configText: configText)
             }
         }
         stateFile.save(state)
@@ -178,12 +182,11 @@ public final class Daemon: Sendable {
         let old = config.withLock { $0 }
         let current = store.scene
         var scene = new.scene
-        for i in scene.layers.indices {
-            let id = scene.layers[i].id
-            if let before = old.layers.first(where: { $0.id == id }), before.text == scene.layers[i].text,
-                let running = current.slotIndex(of: id)
+        for (i, layer) in scene.layers.enumerated() {
+            if let before = old.layers.first(where: { $0.id == layer.id }), before.text == layer.text,
+                let running = current.slotIndex(of: layer.id), let text = current.scene.layers[running].text
             {
-                scene.layers[i].text = current.scene.layers[running].text
+                scene.layers[i] = layer.withText(text) ?? layer
             }
         }
         do {

@@ -55,7 +55,7 @@ public struct DaemonConfig: Sendable, Equatable {
 
     public var display = Display()
     public var control = Control()
-    public var layers: [TextLayer] = []
+    public var layers: [SceneLayer] = []
     public var outputs: [Output] = []
     public var preview = Preview()
     public var state = State()

@@ -43,10 +43,13 @@ public final class SceneStore: Sendable {
                 )
             }
             let changed: PreparedScene
-            do {
+            do throws(PreparedScene.TextChangeError) {
                 changed = try base.settingText(text, ofLayer: index, when: when, now: now, fonts: fonts)
             } catch {
-                throw ControlError(.internal, "could not lay out the text: \(error)")
+                switch error {
+                case .noText(let id): throw ControlError(.invalidArgument, "layer \"\(id)\" shows no text")
+                case .font(let error): throw ControlError(.internal, "could not lay out the text: \(error)")
+                }
             }
             current.withLock { $0 = changed }
         }

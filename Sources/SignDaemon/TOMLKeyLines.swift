@@ -5,18 +5,30 @@ struct TOMLKeyLines {
 
     init(source: String) {
         var prefix = ""
-        var arrayCounts: [String: Int] = [:]
+        // The last index of each array of tables, by resolved path (`layer`, `layer[0].animation`).
+        var arrays: [String: Int] = [:]
         for (n, raw) in source.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
             let line = raw.trimmingCharacters(in: " \t\r")
             guard !line.isEmpty, !line.hasPrefix("#") else { continue }
-            if line.hasPrefix("[[") {
-                let name = Self.unquote(line.dropFirst(2).prefix { $0 != "]" })
-                let index = arrayCounts[name, default: 0]
-                arrayCounts[name] = index + 1
-                prefix = "\(name)[\(index)]"
-                lines[prefix] = n + 1
-            } else if line.hasPrefix("[") {
-                prefix = Self.unquote(line.dropFirst().prefix { $0 != "]" })
+            if line.hasPrefix("[") {
+                let isArray = line.hasPrefix("[[")
+                let name = Self.unquote(line.drop { $0 == "[" }.prefix { $0 != "]" })
+                // Each segment names the latest element when it is an array of tables.
+                var resolved = ""
+                let segments = name.split(separator: ".").map(String.init)
+                for (i, segment) in segments.enumerated() {
+                    let candidate = resolved.isEmpty ? segment : "\(resolved).\(segment)"
+                    if i == segments.count - 1 && isArray {
+                        let index = (arrays[candidate] ?? -1) + 1
+                        arrays[candidate] = index
+                        resolved = "\(candidate)[\(index)]"
+                    } else if let index = arrays[candidate] {
+                        resolved = "\(candidate)[\(index)]"
+                    } else {
+                        resolved = candidate
+                    }
+                }
+                prefix = resolved
                 lines[prefix] = n + 1
             } else if let equals = line.firstIndex(of: "=") {
                 let key = Self.unquote(line[..<equals])

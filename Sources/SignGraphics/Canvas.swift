@@ -50,18 +50,14 @@ public struct Canvas: Sendable {
         }
     }
 
-    /// Multiplies every pixel by the alpha of `mask` (a layer's `mask`), zeroing the rest
-    /// of the canvas outside `bounds`.
+    /// Multiplies pixels inside `bounds` by the alpha of `mask` (a layer's `mask`); what lies
+    /// outside is left alone (callers composite only `bounds`).
     public mutating func apply(mask: Canvas, in bounds: (x0: Int, y0: Int, x1: Int, y1: Int)) {
         guard mask.width == width, mask.height == height else { return }
         mask.pixels.withUnsafeBufferPointer { m in
             pixels.withUnsafeMutableBufferPointer { p in
-                for y in 0..<height {
-                    let inside = y >= bounds.y0 && y < bounds.y1
-                    for x in 0..<width {
-                        let i = y * width + x
-                        p[i] = inside && x >= bounds.x0 && x < bounds.x1 ? p[i] * m[i].w : .zero
-                    }
+                for y in bounds.y0..<bounds.y1 {
+                    for i in (y * width + bounds.x0)..<(y * width + bounds.x1) { p[i] *= m[i].w }
                 }
             }
         }

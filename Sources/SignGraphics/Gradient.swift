@@ -58,7 +58,30 @@ extension Canvas {
         let area = rect.intersection(clip)
         let b = area.pixelBounds(clippedTo: width, height)
         guard b.x0 < b.x1, b.y0 < b.y1 else { return }
+        // An axial gradient along one axis changes only along it: evaluate the ramp once per
+        // column (or row) rather than once per pixel.
         let horizontal = gradient.kind == .axial && gradient.startPoint.y == gradient.endPoint.y
+        let vertical = gradient.kind == .axial && gradient.startPoint.x == gradient.endPoint.x
+        if horizontal || vertical {
+            let (outer, inner) = horizontal ? ((b.x0, b.x1), (b.y0, b.y1)) : ((b.y0, b.y1), (b.x0, b.x1))
+            for o in outer.0..<outer.1 {
+                let along =
+                    (Double(o) + 0.5 - (horizontal ? rect.minX : rect.minY)) / (horizontal ? rect.width : rect.height)
+                let color = Canvas.premultiplied(
+                    gradient.ramp.color(
+                        at: gradient.location(u: horizontal ? along : 0.5, v: horizontal ? 0.5 : along)),
+                    opacity: opacity)
+                let co = horizontal ? Canvas.overlap(o, area.minX, area.maxX) : Canvas.overlap(o, area.minY, area.maxY)
+                for i in inner.0..<inner.1 {
+                    let ci =
+                        horizontal ? Canvas.overlap(i, area.minY, area.maxY) : Canvas.overlap(i, area.minX, area.maxX)
+                    let c = Float(co * ci)
+                    guard c > 0 else { continue }
+                    blend(color, coverage: c, at: horizontal ? i * width + o : o * width + i)
+                }
+            }
+            return
+        }
         for y in b.y0..<b.y1 {
             let cy = Canvas.overlap(y, area.minY, area.maxY)
             let v = (Double(y) + 0.5 - rect.minY) / rect.height
@@ -66,7 +89,7 @@ extension Canvas {
                 let c = Float(cy * Canvas.overlap(x, area.minX, area.maxX))
                 guard c > 0 else { continue }
                 let u = (Double(x) + 0.5 - rect.minX) / rect.width
-                let color = gradient.ramp.color(at: gradient.location(u: u, v: horizontal ? 0 : v))
+                let color = gradient.ramp.color(at: gradient.location(u: u, v: v))
                 blend(Canvas.premultiplied(color, opacity: opacity), coverage: c, at: y * width + x)
             }
         }

@@ -17,7 +17,6 @@ public final class Compositor {
     }
 
     private var board: Rect { Rect(x: 0, y: 0, width: Double(width), height: Double(height)) }
-    private var everything: (x0: Int, y0: Int, x1: Int, y1: Int) { (0, 0, width, height) }
 
     /// Starts a frame: the board is cleared.
     public func begin() { canvases[0].clear() }
@@ -101,28 +100,27 @@ public final class Compositor {
             canvases[dst].draw(inset, paint: .color(border), lineWidth: w, opacity: opacity, clip: clip)
         }
         guard isolate else { return }
+        // Everything of an isolated layer lies within its clip: mask, clip and composite only that.
+        let area = (layer.masksToBounds ? inside : clip).pixelBounds(clippedTo: width, height)
         if let mask = prepared.mask.first {
             let m = scratch(depth * 2 + 1)
             draw(mask, target: m, origin: frame.origin, clip: board, depth: depth + 1, t: t)
-            canvases[dst].apply(mask: canvases[m], in: everything)
+            canvases[dst].apply(mask: canvases[m], in: area)
         }
         if rounded {
             let clipShape = outline
-            canvases[dst].scale(
-                by: { x, y in clipShape.fillCoverage(x: x, y: y) }, in: inside.pixelBounds(clippedTo: width, height))
+            canvases[dst].scale(by: { x, y in clipShape.fillCoverage(x: x, y: y) }, in: area)
         }
-        canvases[target].composite(canvases[dst], opacity: Float(layer.opacity), in: everything)
+        canvases[target].composite(canvases[dst], opacity: Float(layer.opacity), in: area)
     }
 }
 
 extension Canvas {
-    /// Multiplies pixels by a coverage function of the pixel centre, zeroing those outside `bounds`.
+    /// Multiplies the pixels inside `bounds` by a coverage function of the pixel centre.
     mutating func scale(by coverage: (Double, Double) -> Float, in bounds: (x0: Int, y0: Int, x1: Int, y1: Int)) {
-        for y in 0..<height {
-            for x in 0..<width {
-                let inside = x >= bounds.x0 && x < bounds.x1 && y >= bounds.y0 && y < bounds.y1
-                let i = y * width + x
-                pixels[i] = inside ? pixels[i] * coverage(Double(x) + 0.5, Double(y) + 0.5) : .zero
+        for y in bounds.y0..<bounds.y1 {
+            for x in bounds.x0..<bounds.x1 {
+                pixels[y * width + x] *= coverage(Double(x) + 0.5, Double(y) + 0.5)
             }
         }
     }

@@ -5,9 +5,9 @@ import SignTiming
 /// appearance (opacity, background, border, corner radius), content (text, gradient, shape
 /// or image), a mask, sublayers, and animations by key path. A value: scenes are rebuilt, not
 /// mutated in place.
-public struct Layer: Sendable {
+public struct Layer: Sendable, Equatable {
     /// What the layer draws between its background and its sublayers.
-    public enum Content: Sendable {
+    public enum Content: Sendable, Equatable {
         case none
         /// `CATextLayer`-like: one line of text in one colour (`foregroundColor`).
         case text(TextContent)
@@ -67,6 +67,56 @@ public struct Layer: Sendable {
         self.motion = .smooth
         self.sublayers = sublayers
         self.animations = animations
+    }
+
+    /// This layer with the first text found (its own, then its mask's, then its sublayers')
+    /// replaced; `nil` when the tree shows no text.
+    public func replacingText(with text: String) -> Layer? {
+        var copy = self
+        if case .text(var content) = content {
+            content.text = text
+            copy.content = .text(content)
+            return copy
+        }
+        if let mask, let replaced = mask.replacingText(with: text) {
+            copy.mask = replaced
+            return copy
+        }
+        for (i, sublayer) in sublayers.enumerated() {
+            if let replaced = sublayer.replacingText(with: text) {
+                copy.sublayers[i] = replaced
+                return copy
+            }
+        }
+        return nil
+    }
+
+    /// The first text the tree shows, in the order `replacingText` looks.
+    public var firstText: String? {
+        if case .text(let content) = content { return content.text }
+        return mask?.firstText ?? sublayers.lazy.compactMap(\.firstText).first
+    }
+
+    /// This tree with every layer's animations whose `beginTime` is 0 starting at `time`
+    /// ("when added", as Core Animation resolves it). Animations inside groups keep theirs:
+    /// they count from the group's start.
+    public func resolvingBeginTimes(to time: Double) -> Layer {
+        var copy = self
+        copy.animations = animations.map { animation in
+            switch animation {
+            case .property(var a) where a.timing.beginTime == 0:
+                a.timing.beginTime = time
+                return .property(a)
+            case .group(var g) where g.timing.beginTime == 0:
+                g.timing.beginTime = time
+                return .group(g)
+            default:
+                return animation
+            }
+        }
+        copy.sublayers = sublayers.map { $0.resolvingBeginTimes(to: time) }
+        copy.mask = mask?.resolvingBeginTimes(to: time)
+        return copy
     }
 
     /// The layer's rectangle in its superlayer's coordinates.

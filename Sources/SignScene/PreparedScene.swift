@@ -6,11 +6,11 @@ import SignGraphics
 public struct PreparedScene: Sendable {
     /// One text layer: what it shows now and, maybe, what it shows from a later time.
     public struct Slot: Sendable {
-        public let current: PreparedTextLayer
-        public let next: (layer: PreparedTextLayer, from: Double)?
+        public let current: PreparedSceneLayer
+        public let next: (layer: PreparedSceneLayer, from: Double)?
 
         /// The prepared layer in effect at scene time `t`.
-        public func layer(at t: Double) -> PreparedTextLayer {
+        public func layer(at t: Double) -> PreparedSceneLayer {
             if let next, t >= next.from { return next.layer }
             return current
         }
@@ -24,7 +24,7 @@ public struct PreparedScene: Sendable {
         self.scene = scene
         self.slots = try scene.layers.map { layer throws(FreeTypeError) in
             Slot(
-                current: try PreparedTextLayer(
+                current: try PreparedSceneLayer(
                     layer, boardWidth: scene.width, boardHeight: scene.height, beginTime: beginTime, fonts: fonts),
                 next: nil)
         }
@@ -43,7 +43,7 @@ public struct PreparedScene: Sendable {
                 return previous.slots[i]
             }
             return Slot(
-                current: try PreparedTextLayer(
+                current: try PreparedSceneLayer(
                     layer, boardWidth: scene.width, boardHeight: scene.height, beginTime: beginTime, fonts: fonts),
                 next: nil)
         }
@@ -65,24 +65,35 @@ public struct PreparedScene: Sendable {
     /// The index of a layer by id.
     public func slotIndex(of id: String) -> Int? { scene.layers.firstIndex { $0.id == id } }
 
+    /// Why a text could not be set.
+    public enum TextChangeError: Error, Sendable {
+        /// The layer shows no text to replace.
+        case noText(layerID: String)
+        case font(FreeTypeError)
+    }
+
     /// A copy with layer `index` showing `text` from scene time `now` or from the end of its
-    /// current loop.
+    /// current loop (a layer that does not scroll changes at once).
     public func settingText(
         _ text: String, ofLayer index: Int, when: When, now: Double, fonts: FontLibrary
-    ) throws(FreeTypeError) -> PreparedScene {
+    ) throws(TextChangeError) -> PreparedScene {
         let shown = slots[index].layer(at: now)
-        let start = when == .now || !shown.scrolls ? now : shown.path.loopEnd(after: now)
-        var layer = shown.layer
-        layer.text = text
-        let prepared = try PreparedTextLayer(
-            layer, boardWidth: scene.width, boardHeight: scene.height, beginTime: start, fonts: fonts)
+        guard let source = shown.source.withText(text) else { throw .noText(layerID: shown.source.id) }
+        let start = when == .loopEnd && shown.scrolls ? shown.path!.loopEnd(after: now) : now
+        let prepared: PreparedSceneLayer
+        do {
+            prepared = try PreparedSceneLayer(
+                source, boardWidth: scene.width, boardHeight: scene.height, beginTime: start, fonts: fonts)
+        } catch {
+            throw .font(error)
+        }
         var slots = self.slots
         slots[index] = start <= now ? Slot(current: prepared, next: nil) : Slot(current: shown, next: (prepared, start))
         var scene = self.scene
-        scene.layers[index] = layer
+        scene.layers[index] = source
         return PreparedScene(scene: scene, slots: slots)
     }
 
     /// The text a layer shows at scene time `t`.
-    public func text(ofLayer index: Int, at t: Double) -> String { slots[index].layer(at: t).layer.text }
+    public func text(ofLayer index: Int, at t: Double) -> String { slots[index].layer(at: t).source.text ?? "" }
 }

@@ -47,8 +47,9 @@ public struct PreparedTextLayer: Sendable {
                     repeatGap: scrolls ? Double(gap) : nil)),
             frame: Rect(x: home, y: 0, width: max(Double(run.width), 1), height: height))
         strip.motion = layer.marquee.motion
+        strip.animations = layer.textAnimations
         if scrolls && speed > 0 {
-            strip.animations = [
+            strip.animations += [
                 .property(
                     PropertyAnimation(
                         keyPath: "transform.translation.x",
@@ -67,6 +68,6 @@ public struct PreparedTextLayer: Sendable {
                     ramp: ColorRamp(colors: [.clear, .white, .white, .clear], locations: [0, f, 1 - f, 1]),
                     startPoint: Point(x: 0, y: 0.5), endPoint: Point(x: 1, y: 0.5))),
             frame: Rect(x: 0, y: 0, width: width, height: height))
-        tree = try PreparedLayer(container, fonts: fonts)
+        tree = try PreparedLayer(container.resolvingBeginTimes(to: beginTime), fonts: fonts)
     }
 }

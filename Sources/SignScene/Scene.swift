@@ -1,23 +1,62 @@
 import SignGraphics
+import SignTiming
 
-/// What a sign shows: a board of `width x height` pixels, a background, and text layers
-/// drawn in order. A value: the daemon builds a new one to change anything.
+/// What a sign shows: a board of `width x height` pixels, a background, and layers drawn
+/// in order. A value: the daemon builds a new one to change anything.
 public struct Scene: Sendable, Equatable {
     public var width: Int
     public var height: Int
     public var background: Color
-    /// Drawn first to last; the first is the main text layer that `set-text` changes by default.
-    public var layers: [TextLayer]
+    /// Drawn first to last; the first that shows text is the main text layer.
+    public var layers: [SceneLayer]
 
-    public init(width: Int, height: Int, background: Color = .black, layers: [TextLayer]) {
+    public init(width: Int, height: Int, background: Color = .black, layers: [SceneLayer]) {
         self.width = width
         self.height = height
         self.background = background
         self.layers = layers
     }
 
-    /// The layer `set-text` addresses when no id is given.
-    public var mainLayerID: String? { layers.first?.id }
+    /// A scene of marquee text layers only.
+    public init(width: Int, height: Int, background: Color = .black, layers: [TextLayer]) {
+        self.init(width: width, height: height, background: background, layers: layers.map { .marquee($0) })
+    }
+
+    /// The layer `set-text` addresses when no id is given: the first that shows text.
+    public var mainLayerID: String? { (layers.first { $0.text != nil } ?? layers.first)?.id }
+}
+
+/// One top-level layer of a scene: a marquee (text that scrolls with faded edges) or any
+/// layer tree (gradients, shapes, masked text, with their animations).
+public enum SceneLayer: Sendable, Equatable {
+    case marquee(TextLayer)
+    case layer(Layer)
+
+    public var id: String {
+        switch self {
+        case .marquee(let t): return t.id
+        case .layer(let l): return l.id
+        }
+    }
+
+    /// The text the layer shows, if any.
+    public var text: String? {
+        switch self {
+        case .marquee(let t): return t.text
+        case .layer(let l): return l.firstText
+        }
+    }
+
+    /// The same layer showing `text`; `nil` when it shows no text.
+    public func withText(_ text: String) -> SceneLayer? {
+        switch self {
+        case .marquee(var t):
+            t.text = text
+            return .marquee(t)
+        case .layer(let l):
+            return l.replacingText(with: text).map { .layer($0) }
+        }
+    }
 }
 
 /// An integer rectangle on the board, in pixels from the top-left corner.
@@ -48,10 +87,13 @@ public struct TextLayer: Sendable, Equatable {
     public var fallbacks: [FontSpec]
     public var color: Color
     public var marquee: Marquee
+    /// Animations of the text itself (e.g. a `foregroundColor` pulse), by key path.
+    public var textAnimations: [Animation<AnimatableValue>]
 
     public init(
         id: String, text: String, frame: PixelRect? = nil, font: FontSpec = .defaultFace,
-        fallbacks: [FontSpec] = [.unifont], color: Color = .white, marquee: Marquee = Marquee()
+        fallbacks: [FontSpec] = [.unifont], color: Color = .white, marquee: Marquee = Marquee(),
+        textAnimations: [Animation<AnimatableValue>] = []
     ) {
         self.id = id
         self.text = text
@@ -60,5 +102,6 @@ public struct TextLayer: Sendable, Equatable {
         self.fallbacks = fallbacks
         self.color = color
         self.marquee = marquee
+        self.textAnimations = textAnimations
     }
 }

@@ -1,8 +1,8 @@
 /// An animation of one property by key path: `CABasicAnimation`, `CAKeyframeAnimation` or
 /// `CASpringAnimation`, with its timing and its additive and cumulative switches.
-public struct PropertyAnimation<Value: Interpolatable>: Sendable {
+public struct PropertyAnimation<Value: Interpolatable>: Sendable, Equatable {
     /// How the value moves.
-    public enum Motion: Sendable {
+    public enum Motion: Sendable, Equatable {
         case basic(BasicValues<Value>)
         case keyframes(Keyframes<Value>)
         case spring(BasicValues<Value>, Spring)
@@ -18,10 +18,14 @@ public struct PropertyAnimation<Value: Interpolatable>: Sendable {
     public var isAdditive: Bool
     /// Each repeat carries on from where the previous one ended.
     public var isCumulative: Bool
+    /// Once its active window is over the animation is removed, so `fillMode` forwards only
+    /// holds when this is false (Core Animation's default is true). Only for animations
+    /// attached to a layer; a group decides for its children.
+    public var isRemovedOnCompletion: Bool
 
     public init(
         keyPath: String, motion: Motion, timing: MediaTiming = MediaTiming(), timingFunction: TimingFunction? = nil,
-        isAdditive: Bool = false, isCumulative: Bool = false
+        isAdditive: Bool = false, isCumulative: Bool = false, isRemovedOnCompletion: Bool = true
     ) {
         self.keyPath = keyPath
         self.motion = motion
@@ -29,6 +33,7 @@ public struct PropertyAnimation<Value: Interpolatable>: Sendable {
         self.timingFunction = timingFunction
         self.isAdditive = isAdditive
         self.isCumulative = isCumulative
+        self.isRemovedOnCompletion = isRemovedOnCompletion
     }
 
     /// The value at a parent time over `base`, the value beneath (the model value or what
@@ -62,24 +67,41 @@ public struct PropertyAnimation<Value: Interpolatable>: Sendable {
 /// `CAAnimationGroup`: animations that share a timeline. The group's local time is its
 /// children's parent time, so a child's `beginTime` counts from the group's start, and
 /// nothing of a child shows outside the group's own active window.
-public struct AnimationGroup<Value: Interpolatable>: Sendable {
+public struct AnimationGroup<Value: Interpolatable>: Sendable, Equatable {
     public var timing: MediaTiming
     public var animations: [Animation<Value>]
+    /// As for a property animation.
+    public var isRemovedOnCompletion: Bool
 
-    public init(timing: MediaTiming, animations: [Animation<Value>]) {
+    public init(timing: MediaTiming, animations: [Animation<Value>], isRemovedOnCompletion: Bool = true) {
         self.timing = timing
         self.animations = animations
+        self.isRemovedOnCompletion = isRemovedOnCompletion
     }
 }
 
 /// An animation attached to a layer: one property's, or a group of them.
-public indirect enum Animation<Value: Interpolatable>: Sendable {
+public indirect enum Animation<Value: Interpolatable>: Sendable, Equatable {
     case property(PropertyAnimation<Value>)
     case group(AnimationGroup<Value>)
 
-    /// Applies the animation at parent time `t`: reads the value beneath each animated
-    /// property with `get` and writes the animated value with `set`.
+    /// Applies the animation, attached to a layer, at parent time `t`: reads the value
+    /// beneath each animated property with `get` and writes the animated value with `set`.
+    /// An animation removed on completion does nothing once its active window is over.
     public func apply(atParentTime t: Double, get: (String) -> Value?, set: (String, Value) -> Void) {
+        if isRemovedOnCompletion && t >= endTime { return }
+        applyInGroup(atParentTime: t, get: get, set: set)
+    }
+
+    /// Whether the animation is dropped once it completes.
+    public var isRemovedOnCompletion: Bool {
+        switch self {
+        case .property(let a): return a.isRemovedOnCompletion
+        case .group(let g): return g.isRemovedOnCompletion
+        }
+    }
+
+    private func applyInGroup(atParentTime t: Double, get: (String) -> Value?, set: (String, Value) -> Void) {
         switch self {
         case .property(let animation):
             guard let base = get(animation.keyPath),
@@ -88,16 +110,19 @@ public indirect enum Animation<Value: Interpolatable>: Sendable {
             set(animation.keyPath, value)
         case .group(let group):
             guard let local = group.timing.local(atParentTime: t) else { return }
-            for child in group.animations { child.apply(atParentTime: local.time, get: get, set: set) }
+            for child in group.animations { child.applyInGroup(atParentTime: local.time, get: get, set: set) }
         }
     }
 
-    /// The latest parent time at which the animation still changes anything: the end of its
-    /// active window (infinite for endless repeats).
+    /// The parent time at which the active window ends (infinite for endless repeats and
+    /// for a clock that does not run).
     public var endTime: Double {
+        let timing: MediaTiming
         switch self {
-        case .property(let a): return a.timing.beginTime + a.timing.activeDuration / max(abs(a.timing.speed), 1e-9)
-        case .group(let g): return g.timing.beginTime + g.timing.activeDuration / max(abs(g.timing.speed), 1e-9)
+        case .property(let a): timing = a.timing
+        case .group(let g): timing = g.timing
         }
+        guard timing.speed != 0 else { return .infinity }
+        return timing.beginTime + timing.activeDuration / abs(timing.speed)
     }
 }

@@ -27,8 +27,8 @@ struct Render: ParsableCommand {
     func validate() throws {
         guard frames > 0 else { throw ValidationError("--frames must be at least 1") }
         if let fps, !(fps > 0 && fps <= 1000) { throw ValidationError("--fps must be between 0 and 1000") }
-        if let out, ![".png", ".rgb"].contains(where: { out.hasSuffix($0) }) {
-            throw ValidationError("--out must end in .png or .rgb")
+        if let out, ![".gif", ".png", ".rgb"].contains(where: { out.hasSuffix($0) }) {
+            throw ValidationError("--out must end in .gif, .png or .rgb")
         }
     }
 
@@ -53,14 +53,24 @@ struct Render: ParsableCommand {
             }
             raw = FileHandle(forWritingAtPath: out)
         }
-        let start = Date()
+        var gif = out?.hasSuffix(".gif") == true ? GIFEncoder(width: frame.width, height: frame.height, fps: rate) : nil
+        // Only rendering is timed: the summary line is the renderer's speed.
+        var seconds = 0.0
         for k in 0..<frames {
+            let start = Date()
             renderer.render(scene, at: Double(k) / rate, into: &frame)
+            seconds += Date().timeIntervalSince(start)
             if let raw { raw.write(Data(frame.pixels)) }
+            gif?.add(frame)
         }
-        let seconds = Date().timeIntervalSince(start)
         try raw?.close()
         if let out, out.hasSuffix(".png") { try PNGImage.write(frame, to: out) }
+        if let out, let gif {
+            guard FileManager.default.createFile(atPath: out, contents: Data(gif.encode())) else {
+                writeStandardError("signd: cannot write \(out)\n")
+                throw ExitCode(1)
+            }
+        }
         writeStandardError(
             "rendered \(frames) frames \(frame.width)x\(frame.height) in \(String(format: "%.3f", seconds)) s (\(String(format: "%.0f", Double(frames) / max(seconds, 1e-9))) frames/s)\n"
         )

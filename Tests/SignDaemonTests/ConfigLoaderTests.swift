@@ -1,6 +1,7 @@
 import Foundation
 import SignGraphics
 import SignScene
+import SignTiming
 import Testing
 
 @testable import SignDaemon
@@ -32,7 +33,10 @@ struct ConfigLoaderTests {
     @Test("defaults: misc-fixed 6x10 with unifont fallback, 30 px/s, the seed's 2.6 % fade")
     func defaults() throws {
         let config = try ConfigLoader.parse("[[layer]]\ntext = \"x\"\n", file: "t.toml", fonts: nil)
-        let layer = config.layers[0]
+        guard case .marquee(let layer) = config.layers[0] else {
+            Issue.record("a layer with text and no type is a marquee")
+            return
+        }
         #expect(layer.id == "main")
         #expect(layer.font == FontSpec(name: "6x10", size: 10))
         #expect(layer.fallbacks == [.unifont])
@@ -44,8 +48,12 @@ struct ConfigLoaderTests {
     func fade() throws {
         let px = try ConfigLoader.parse("[[layer]]\nfade = 12\n", file: "t", fonts: nil)
         let percent = try ConfigLoader.parse("[[layer]]\nfade = \"10%\"\n", file: "t", fonts: nil)
-        #expect(px.layers[0].marquee.fade == .pixels(12))
-        #expect(percent.layers[0].marquee.fade == .fraction(0.1))
+        guard case .marquee(let a) = px.layers[0], case .marquee(let b) = percent.layers[0] else {
+            Issue.record("expected marquee layers")
+            return
+        }
+        #expect(a.marquee.fade == .pixels(12))
+        #expect(b.marquee.fade == .fraction(0.1))
     }
 
     @Test("every problem is reported as file:line: key: message")
@@ -72,7 +80,7 @@ struct ConfigLoaderTests {
             problems(source) == [
                 "t.toml:2: display.width: expected an integer, found string",
                 "t.toml:3: display.fps: 0.0 is out of range 1.0...1000.0",
-                "t.toml:13: layer[1].colour: unknown key (expected one of: antialias, color, fade, fallback_fonts, font, font_size, gap, height, id, motion, scroll, speed, text, width, x, y)",
+                "t.toml:13: layer[1].colour: unknown key (expected one of: animation, antialias, color, fade, fallback_fonts, font, font_size, gap, height, id, motion, scroll, speed, text, type, width, x, y)",
                 "t.toml:9: layer[1].id: another layer already has id \"main\"",
                 "t.toml:10: layer[1].color: \"purplish\" is not a colour (use #rrggbb, #rrggbbaa or a name such as amber)",
                 "t.toml:11: layer[1].speed: -1.0 is out of range 0.0...10000.0",
@@ -105,5 +113,69 @@ struct ConfigLoaderTests {
     @Test("an unreadable file is reported, not crashed on")
     func unreadable() {
         #expect(throws: ConfigError.self) { try ConfigLoader.load(path: "/no/such/signd.toml", fonts: Self.fonts) }
+    }
+
+    @Test("every example config is valid")
+    func examples() throws {
+        let dir = Self.root.appendingPathComponent("configs/examples").path
+        let files = try FileManager.default.contentsOfDirectory(atPath: dir).filter { $0.hasSuffix(".toml") }
+        #expect(!files.isEmpty)
+        for file in files {
+            #expect(throws: Never.self, "\(file)") { try ConfigLoader.load(path: "\(dir)/\(file)", fonts: Self.fonts) }
+        }
+    }
+
+    @Test("a layer's animations are read with their key path, values and timing")
+    func animationsRead() throws {
+        let source = """
+            [[layer]]
+            id = "shine"
+            type = "gradient"
+            colors = ["gray", "white", "gray"]
+            locations = [0.25, 0.5, 0.75]
+            start_point = [0, 0.5]
+            end_point = [1, 0.5]
+            [[layer.animation]]
+            key_path = "locations"
+            from = [0, 0, 0.25]
+            to = [0.75, 1, 1]
+            duration = 1.7
+            repeat_count = "infinity"
+            timing_function = "ease-in-out"
+            fill_mode = "both"
+            """
+        let config = try ConfigLoader.parse(source, file: "t.toml", fonts: nil)
+        guard case .layer(let layer) = config.layers[0], case .property(let a) = layer.animations.first else {
+            Issue.record("expected a gradient layer with a property animation")
+            return
+        }
+        #expect(a.keyPath == "locations")
+        #expect(a.timing == MediaTiming(duration: 1.7, repeatCount: .infinity, fillMode: .both))
+        #expect(a.timingFunction == .easeInEaseOut)
+        #expect(a.motion == .basic(BasicValues(from: .numbers([0, 0, 0.25]), to: .numbers([0.75, 1, 1]))))
+    }
+
+    @Test("animation problems name the line and key")
+    func animationProblems() {
+        let source = """
+            [[layer]]
+            type = "plain"
+            [[layer.animation]]
+            key_path = "wobble"
+            [[layer.animation]]
+            key_path = "opacity"
+            from = "half"
+            timing_function = "bouncy"
+            [[layer.animation]]
+            key_path = "position"
+            values = [[0, 0], [1]]
+            """
+        #expect(
+            problems(source) == [
+                "t.toml:4: layer[0].animation[0].key_path: \"wobble\" cannot be animated (one of: \(ConfigReader.valueKinds.keys.sorted().joined(separator: ", ")))",
+                "t.toml:7: layer[0].animation[1].from: expected a number",
+                "t.toml:8: layer[0].animation[1].timing_function: \"bouncy\" is not a timing function (a name such as easeInEaseOut or ease-in, \"x1,y1,x2,y2\", or steps(n))",
+                "t.toml:11: layer[0].animation[2].values[1]: expected [x, y]",
+            ])
     }
 }

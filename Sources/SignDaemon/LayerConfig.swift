@@ -1,0 +1,189 @@
+import SignGraphics
+import SignScene
+import SignTiming
+import TOMLKit
+
+/// Reads layers that are not marquees: `type = "plain" | "text" | "gradient" | "shape"`
+/// with their Core Animation properties, a `[...mask]`, `[[...sublayer]]`s and
+/// `[[...animation]]`s, and the `shimmer` preset.
+extension ConfigReader {
+    static let layerTypes = ["marquee", "plain", "text", "gradient", "shape", "shimmer"]
+
+    static let commonKeys: Set<String> = [
+        "id", "type", "x", "y", "width", "height", "opacity", "background", "corner_radius", "border_color",
+        "border_width", "masks_to_bounds", "hidden", "motion", "mask", "sublayer", "animation",
+    ]
+    static let textKeys: Set<String> = ["text", "font", "font_size", "antialias", "fallback_fonts", "color", "align"]
+    static let gradientKeys: Set<String> = ["colors", "locations", "start_point", "end_point", "gradient"]
+    static let shapeKeys: Set<String> = ["path", "fill", "stroke", "stroke_colors", "line_width"]
+
+    /// A layer of `type` in a parent of `parentSize` (the board, for a top-level layer).
+    mutating func layer(_ t: TOMLTable, type: String, at path: String, parentSize: Size, fonts: FontLibrary?) -> Layer?
+    {
+        if type == "shimmer" { return shimmer(t, at: path, parentSize: parentSize, fonts: fonts) }
+        var allowed = Self.commonKeys
+        switch type {
+        case "text": allowed.formUnion(Self.textKeys)
+        case "gradient": allowed.formUnion(Self.gradientKeys)
+        case "shape": allowed.formUnion(Self.shapeKeys)
+        default: break
+        }
+        rejectUnknownKeys(t, at: path, allowed: allowed)
+        var layer = Layer(id: string(t, "id", at: path) ?? "", frame: frame(t, at: path, parentSize: parentSize))
+        if let v = number(t, "opacity", at: path, in: 0...1) { layer.opacity = v }
+        layer.backgroundColor = color(t, "background", at: path)
+        if let v = number(t, "corner_radius", at: path, in: 0...10000) { layer.cornerRadius = v }
+        layer.borderColor = color(t, "border_color", at: path)
+        if let v = number(t, "border_width", at: path, in: 0...10000) { layer.borderWidth = v }
+        if let v = bool(t, "masks_to_bounds", at: path) { layer.masksToBounds = v }
+        if let v = bool(t, "hidden", at: path) { layer.isHidden = v }
+        if let v: Marquee.Motion = choice(t, "motion", at: path) { layer.motion = v }
+        switch type {
+        case "text": layer.content = textContent(t, at: path, fonts: fonts).map { .text($0) } ?? .none
+        case "gradient":
+            layer.content = .gradient(
+                gradient(t, at: path, default: Gradient(ramp: ColorRamp(colors: [.black, .white]))))
+        case "shape": layer.content = shapeContent(t, at: path, size: layer.size, cornerRadius: layer.cornerRadius)
+        default: break
+        }
+        if let mask = table(t, "mask", at: path) {
+            let type = string(mask, "type", at: "\(path).mask") ?? "plain"
+            layer.mask = self.layer(mask, type: type, at: "\(path).mask", parentSize: layer.size, fonts: fonts)
+        }
+        layer.sublayers = tables(t, "sublayer", at: path).enumerated().compactMap { i, sub in
+            let subPath = "\(path).sublayer[\(i)]"
+            return self.layer(
+                sub, type: string(sub, "type", at: subPath) ?? "plain", at: subPath, parentSize: layer.size,
+                fonts: fonts)
+        }
+        layer.animations = animations(t, at: path)
+        return layer
+    }
+
+    /// x, y, width, height; the parent's whole area by default.
+    mutating func frame(_ t: TOMLTable, at path: String, parentSize: Size) -> Rect {
+        let x = number(t, "x", at: path, in: -10000...10000) ?? 0, y = number(t, "y", at: path, in: -10000...10000) ?? 0
+        let w = number(t, "width", at: path, in: 0...10000) ?? parentSize.width
+        let h = number(t, "height", at: path, in: 0...10000) ?? parentSize.height
+        return Rect(x: x, y: y, width: w, height: h)
+    }
+
+    mutating func textContent(_ t: TOMLTable, at path: String, fonts: FontLibrary?) -> TextContent? {
+        let font = fontSpec(t, at: path, fonts: fonts)
+        var content = TextContent(
+            text: string(t, "text", at: path) ?? "", font: font.primary, fallbacks: font.fallbacks)
+        if let v = color(t, "color", at: path) { content.color = v }
+        if let v: TextContent.Alignment = choice(t, "align", at: path) { content.alignment = v }
+        return content
+    }
+
+    /// `font`, `font_size`, `antialias`, `fallback_fonts`, each face checked when `fonts` is given.
+    mutating func fontSpec(_ t: TOMLTable, at path: String, fonts: FontLibrary?) -> (
+        primary: FontSpec, fallbacks: [FontSpec]
+    ) {
+        let name = string(t, "font", at: path) ?? FontSpec.defaultFace.name
+        let size = int(t, "font_size", at: path, in: 1...512) ?? ConfigLoader.defaultSize(forFont: name)
+        let antialias = bool(t, "antialias", at: path) ?? true
+        let primary = FontSpec(name: name, size: size, antialias: antialias)
+        var fallbacks = [FontSpec.unifont]
+        if let value = t["fallback_fonts"] {
+            if let names = value.array?.compactMap({ $0.string }), names.count == value.array?.count {
+                fallbacks = names.map { FontSpec(name: $0, size: $0 == "unifont" ? 16 : size, antialias: antialias) }
+            } else {
+                problem("\(path).fallback_fonts", "expected an array of font names")
+            }
+        }
+        if let fonts {
+            for (key, spec) in [("font", primary)] + fallbacks.map({ ("fallback_fonts", $0) }) {
+                do { try fonts.validate(spec) } catch { problem("\(path).\(key)", "\(error)") }
+            }
+        }
+        return (primary, fallbacks)
+    }
+
+    mutating func gradient(_ t: TOMLTable, at path: String, default base: Gradient) -> Gradient {
+        var g = base
+        if let raw = t["colors"] {
+            let colors = raw.array?.compactMap { $0.string.flatMap(Color.init(parsing:)) }
+            if let colors, colors.count == raw.array?.count, !colors.isEmpty {
+                g.ramp.colors = colors
+            } else {
+                problem("\(path).colors", "expected an array of colours such as [\"gray\", \"#ffffff\"]")
+            }
+        }
+        if case .numbers(let v)? = value(t, "locations", .numbers, at: path) {
+            if v.count == g.ramp.colors.count {
+                g.ramp.locations = v
+            } else {
+                problem("\(path).locations", "expected \(g.ramp.colors.count) locations, one per colour")
+            }
+        }
+        if case .point(let p)? = value(t, "start_point", .point, at: path) { g.startPoint = p }
+        if case .point(let p)? = value(t, "end_point", .point, at: path) { g.endPoint = p }
+        if let kind: Gradient.Kind = choice(t, "gradient", at: path) { g.kind = kind }
+        return g
+    }
+
+    mutating func shapeContent(_ t: TOMLTable, at path: String, size: Size, cornerRadius: Double) -> Layer.Content {
+        var shape = ShapeContent(path: RoundedRect(rect: Rect(origin: .zero, size: size), cornerRadius: cornerRadius))
+        if case .path(let p)? = value(t, "path", .path, at: path) { shape.path = p }
+        shape.fill = color(t, "fill", at: path).map { .color($0) }
+        shape.stroke = color(t, "stroke", at: path).map { .color($0) }
+        if let raw = t["stroke_colors"] {
+            let colors = raw.array?.compactMap { $0.string.flatMap(Color.init(parsing:)) }
+            if let colors, colors.count == raw.array?.count, colors.count >= 2 {
+                shape.stroke = .gradient(
+                    Gradient(
+                        ramp: ColorRamp(colors: colors), startPoint: Point(x: 0, y: 0), endPoint: Point(x: 1, y: 1)))
+            } else {
+                problem("\(path).stroke_colors", "expected two or more colours for a gradient stroke")
+            }
+        }
+        if let v = number(t, "line_width", at: path, in: 0...1000) { shape.lineWidth = v }
+        return .shape(shape)
+    }
+
+    static let shimmerKeys: Set<String> = [
+        "id", "type", "x", "y", "width", "height", "text", "font", "font_size", "antialias", "fallback_fonts", "align",
+        "colors", "locations", "from", "to", "duration", "timing_function", "direction",
+    ]
+
+    /// The shimmer preset: a gradient masked by text whose `locations` sweep across it (the
+    /// seed: gray / white / gray at [0.25, 0.5, 0.75], from [0, 0, 0.25] to [0.75, 1, 1]
+    /// over 1.7 s, forever).
+    mutating func shimmer(_ t: TOMLTable, at path: String, parentSize: Size, fonts: FontLibrary?) -> Layer? {
+        rejectUnknownKeys(t, at: path, allowed: Self.shimmerKeys)
+        let frame = frame(t, at: path, parentSize: parentSize)
+        let direction = string(t, "direction", at: path) ?? "right"
+        let axis: (Point, Point)
+        switch direction {
+        case "right": axis = (Point(x: 0, y: 0.5), Point(x: 1, y: 0.5))
+        case "left": axis = (Point(x: 1, y: 0.5), Point(x: 0, y: 0.5))
+        case "down": axis = (Point(x: 0.5, y: 0), Point(x: 0.5, y: 1))
+        case "up": axis = (Point(x: 0.5, y: 1), Point(x: 0.5, y: 0))
+        default:
+            problem("\(path).direction", "\"\(direction)\" is not one of \"right\", \"left\", \"up\", \"down\"")
+            axis = (Point(x: 0, y: 0.5), Point(x: 1, y: 0.5))
+        }
+        let gray = Color(red: 128, green: 128, blue: 128)
+        let seed = Gradient(
+            ramp: ColorRamp(colors: [gray, .white, gray], locations: [0.25, 0.5, 0.75]), startPoint: axis.0,
+            endPoint: axis.1)
+        var layer = Layer(
+            id: string(t, "id", at: path) ?? "", content: .gradient(gradient(t, at: path, default: seed)), frame: frame)
+        var text = textContent(t, at: path, fonts: fonts) ?? TextContent(text: "")
+        if t["align"] == nil { text.alignment = .center }
+        layer.mask = Layer(content: .text(text), frame: Rect(origin: .zero, size: frame.size))
+        let from = value(t, "from", .numbers, at: path) ?? .numbers([0, 0, 0.25])
+        let to = value(t, "to", .numbers, at: path) ?? .numbers([0.75, 1, 1])
+        let duration = number(t, "duration", at: path, in: 0.01...3600) ?? 1.7
+        layer.animations = [
+            .property(
+                PropertyAnimation(
+                    keyPath: "locations", motion: .basic(BasicValues(from: from, to: to)),
+                    timing: MediaTiming(duration: duration, repeatCount: .infinity),
+                    timingFunction: timingFunction(t, "timing_function", at: path)))
+        ]
+        return layer
+    }
+}

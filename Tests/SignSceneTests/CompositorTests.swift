@@ -1,0 +1,112 @@
+import SignGraphics
+import SignTiming
+import Testing
+
+@testable import SignScene
+
+@Suite("Compositor")
+struct CompositorTests {
+    static let fonts = try! FontLibrary()
+
+    func render(_ layers: [Layer], width: Int = 4, height: Int = 1, at t: Double = 0) throws -> Frame {
+        let scene = Scene(width: width, height: height, layers: layers.map { .layer($0) })
+        return Renderer.render(try PreparedScene(scene, beginTime: 0, fonts: Self.fonts), at: t)
+    }
+
+    @Test("an axial gradient samples pixel centres: black to white over 4 px is 32, 96, 159, 223")
+    func gradientPixels() throws {
+        let layer = Layer(
+            content: .gradient(
+                Gradient(
+                    ramp: ColorRamp(colors: [.black, .white]), startPoint: Point(x: 0, y: 0.5),
+                    endPoint: Point(x: 1, y: 0.5))),
+            frame: Rect(x: 0, y: 0, width: 4, height: 1))
+        #expect(
+            try render([layer]).pixels.enumerated().filter { $0.offset % 3 == 0 }.map(\.element) == [32, 96, 159, 223])
+    }
+
+    @Test("locations outside [0, 1] are legal: the first and last colours extend past them")
+    func locationsOutside() throws {
+        let layer = Layer(
+            content: .gradient(
+                Gradient(
+                    ramp: ColorRamp(colors: [.black, .white], locations: [-1, 0.25]), startPoint: Point(x: 0, y: 0.5),
+                    endPoint: Point(x: 1, y: 0.5))),
+            frame: Rect(x: 0, y: 0, width: 4, height: 1))
+        // u = 0.125 is 1.125 / 1.25 of the way from -1 to 0.25: 229.5 rounds to 230; past 0.25 it is white.
+        #expect(
+            try render([layer]).pixels.enumerated().filter { $0.offset % 3 == 0 }.map(\.element) == [
+                230, 255, 255, 255,
+            ])
+    }
+
+    @Test("a mask contributes only its alpha: red under a half-transparent mask is half red")
+    func maskAlpha() throws {
+        var red = Layer(
+            frame: Rect(x: 0, y: 0, width: 4, height: 1), backgroundColor: Color(red: 255, green: 0, blue: 0))
+        red.mask = Layer(
+            frame: Rect(x: 0, y: 0, width: 2, height: 1),
+            backgroundColor: Color(red: 0, green: 0, blue: 255, alpha: 128))
+        let frame = try render([red])
+        #expect(frame.pixel(x: 0, y: 0) == Color(red: 128, green: 0, blue: 0))
+        #expect(frame.pixel(x: 3, y: 0) == .black)
+    }
+
+    @Test("a white layer's opacity animated 0 to 1 over 1 s is mid-grey at 0.5 s")
+    func opacityAnimation() throws {
+        var layer = Layer(frame: Rect(x: 0, y: 0, width: 4, height: 1), backgroundColor: .white)
+        layer.animations = [
+            .property(
+                PropertyAnimation(
+                    keyPath: "opacity", motion: .basic(BasicValues(from: .number(0), to: .number(1))),
+                    timing: MediaTiming(duration: 1)))
+        ]
+        #expect(try render([layer], at: 0.5).pixel(x: 0, y: 0) == Color(red: 128, green: 128, blue: 128))
+    }
+
+    @Test("fillMode forwards holds the end value only when the animation is not removed on completion")
+    func removedOnCompletion() throws {
+        func layer(removed: Bool) -> Layer {
+            var l = Layer(frame: Rect(x: 0, y: 0, width: 4, height: 1), backgroundColor: .white, animations: [])
+            l.animations = [
+                .property(
+                    PropertyAnimation(
+                        keyPath: "opacity", motion: .basic(BasicValues(from: .number(1), to: .number(0.2))),
+                        timing: MediaTiming(duration: 1, fillMode: .forwards), isRemovedOnCompletion: removed))
+            ]
+            return l
+        }
+        #expect(try render([layer(removed: true)], at: 2).pixel(x: 0, y: 0) == .white)
+        #expect(try render([layer(removed: false)], at: 2).pixel(x: 0, y: 0) == Color(red: 51, green: 51, blue: 51))
+    }
+
+    @Test("a rounded rectangle's corner pixel is partly covered (anti-aliased), its middle fully")
+    func antialiasedCorner() throws {
+        let shape = Layer(
+            content: .shape(
+                ShapeContent(
+                    path: RoundedRect(rect: Rect(x: 0, y: 0, width: 8, height: 8), cornerRadius: 4),
+                    fill: .color(.white))),
+            frame: Rect(x: 0, y: 0, width: 8, height: 8))
+        let frame = try render([shape], width: 8, height: 8)
+        let corner = frame.pixel(x: 0, y: 0).red, edge = frame.pixel(x: 1, y: 0).red,
+            middle = frame.pixel(x: 4, y: 4).red
+        #expect(corner < edge && edge < 255 && middle == 255)
+        #expect(corner == frame.pixel(x: 7, y: 7).red)
+    }
+
+    @Test("a path morphs between rectangles and radii with its corners round throughout")
+    func pathMorph() {
+        let a = AnimatableValue.path(RoundedRect(rect: Rect(x: 0, y: 0, width: 20, height: 10), cornerRadius: 0))
+        let b = AnimatableValue.path(RoundedRect(rect: Rect(x: 40, y: 0, width: 30, height: 10), cornerRadius: 5))
+        #expect(
+            a.interpolated(to: b, fraction: 0.5)
+                == .path(RoundedRect(rect: Rect(x: 20, y: 0, width: 25, height: 10), cornerRadius: 2.5)))
+    }
+
+    @Test("colours interpolate as straight RGBA in the encoded space")
+    func colorInterpolation() {
+        let mid = AnimatableValue(.white).interpolated(to: AnimatableValue(.clear), fraction: 0.5)
+        #expect(mid.color == Color(red: 128, green: 128, blue: 128, alpha: 128))
+    }
+}
