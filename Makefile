@@ -8,7 +8,7 @@ CONFIG  ?= configs/demo.toml
 UNITDIR     ?= /lib/systemd/system
 SYSUSERSDIR ?= /usr/lib/sysusers.d
 
-.PHONY: all setup build release demo test install clean format
+.PHONY: all setup build release demo test bench install clean format
 
 all: build
 
@@ -32,6 +32,10 @@ test: setup
 	tools/check-units
 
 ## install: binaries, units, the sysusers entry and /etc/signd/signd.toml (an existing one is kept).
+## bench: the benchmarks in Benchmarks/ (release build; wall clock percentiles and mallocs).
+bench: setup
+	cd Benchmarks && $(SWIFT) package --allow-writing-to-package-directory benchmark --no-progress
+
 install: release
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)/etc/signd $(DESTDIR)$(UNITDIR) $(DESTDIR)$(SYSUSERSDIR)
 	install -m 0755 .build/release/signd .build/release/signctl $(DESTDIR)$(PREFIX)/bin/
