@@ -24,16 +24,25 @@ public struct ColorRamp: Sendable, Hashable {
     }
 
     /// The colour at a position along the gradient's axis (0 at startPoint, 1 at endPoint).
+    /// Walks the locations in place (running maximum included): no allocation per call.
     public func color(at position: Double) -> Color {
         guard let first = colors.first else { return .clear }
-        let locs = resolvedLocations
-        if colors.count == 1 || position <= locs[0] { return first }
-        if position >= locs[locs.count - 1] { return colors[colors.count - 1] }
-        var i = 1
-        while i < locs.count && locs[i] < position { i += 1 }
-        let span = locs[i] - locs[i - 1]
-        let f = span > 0 ? (position - locs[i - 1]) / span : 1
-        return colors[i - 1].interpolated(to: colors[i], fraction: f)
+        let n = colors.count
+        guard n > 1 else { return first }
+        let given = locations.flatMap { $0.count == n ? $0 : nil }
+        @inline(__always) func location(_ i: Int) -> Double { given?[i] ?? Double(i) / Double(n - 1) }
+        var previous = location(0)
+        if position <= previous { return first }
+        for i in 1..<n {
+            let current = max(previous, location(i))
+            if position <= current {
+                let span = current - previous
+                let f = span > 0 ? (position - previous) / span : 1
+                return colors[i - 1].interpolated(to: colors[i], fraction: f)
+            }
+            previous = current
+        }
+        return colors[n - 1]
     }
 
     /// The alpha channel sampled at the centres of `count` pixels laid along the axis:
