@@ -7,7 +7,7 @@ import TOMLKit
 /// with their Core Animation properties, a `[...mask]`, `[[...sublayer]]`s and
 /// `[[...animation]]`s, and the `shimmer` preset.
 extension ConfigReader {
-    static let layerTypes = ["marquee", "plain", "text", "gradient", "shape", "shimmer"]
+    static let layerTypes = ["marquee", "plain", "text", "gradient", "shape", "image", "shimmer"]
 
     static let commonKeys: Set<String> = [
         "id", "type", "x", "y", "width", "height", "opacity", "background", "corner_radius", "border_color",
@@ -16,6 +16,7 @@ extension ConfigReader {
     static let textKeys: Set<String> = ["text", "font", "font_size", "antialias", "fallback_fonts", "color", "align"]
     static let gradientKeys: Set<String> = ["colors", "locations", "start_point", "end_point", "gradient"]
     static let shapeKeys: Set<String> = ["path", "fill", "stroke", "stroke_colors", "line_width"]
+    static let imageKeys: Set<String> = ["image", "scaling"]
 
     /// A layer of `type` in a parent of `parentSize` (the board, for a top-level layer).
     mutating func layer(_ t: TOMLTable, type: String, at path: String, parentSize: Size, fonts: FontLibrary?) -> Layer?
@@ -26,6 +27,7 @@ extension ConfigReader {
         case "text": allowed.formUnion(Self.textKeys)
         case "gradient": allowed.formUnion(Self.gradientKeys)
         case "shape": allowed.formUnion(Self.shapeKeys)
+        case "image": allowed.formUnion(Self.imageKeys)
         default: break
         }
         rejectUnknownKeys(t, at: path, allowed: allowed)
@@ -44,6 +46,7 @@ extension ConfigReader {
             layer.content = .gradient(
                 gradient(t, at: path, default: Gradient(ramp: ColorRamp(colors: [.black, .white]))))
         case "shape": layer.content = shapeContent(t, at: path, size: layer.size, cornerRadius: layer.cornerRadius)
+        case "image": layer.content = imageContent(t, at: path).map { .image($0) } ?? .none
         default: break
         }
         if let mask = table(t, "mask", at: path) {
@@ -141,6 +144,24 @@ extension ConfigReader {
         }
         if let v = number(t, "line_width", at: path, in: 0...1000) { shape.lineWidth = v }
         return .shape(shape)
+    }
+
+    /// `image` (a PNG, relative to the config file) and `scaling`; the file is decoded now,
+    /// so a missing or broken image is a config problem, never a failure in a frame.
+    mutating func imageContent(_ t: TOMLTable, at path: String) -> ImageContent? {
+        guard let name = string(t, "image", at: path) else {
+            problem("\(path).image", "missing: the PNG file to show")
+            return nil
+        }
+        let directory = file.split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/")
+        let full = name.hasPrefix("/") || directory.isEmpty ? name : "\(directory)/\(name)"
+        let scaling: ImageBitmap.Scaling = choice(t, "scaling", at: path) ?? .linear
+        do {
+            return ImageContent(source: full, bitmap: try PNGImage.readImage(from: full), scaling: scaling)
+        } catch {
+            problem("\(path).image", "cannot read the image: \(error.message) (\(full))")
+            return nil
+        }
     }
 
     static let shimmerKeys: Set<String> = [

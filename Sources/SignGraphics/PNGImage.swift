@@ -41,6 +41,23 @@ public enum PNGImage {
         return Frame(width: width, height: height, pixels: pixels)
     }
 
+    /// Reads a PNG file with its alpha, as a premultiplied image.
+    public static func readImage(from path: String) throws(Error) -> ImageBitmap {
+        var image = png_image()
+        image.version = png_uint_32(PNG_IMAGE_VERSION)
+        guard png_image_begin_read_from_file(&image, path) != 0 else {
+            throw Error(path: path, message: message(of: &image))
+        }
+        image.format = signd_png_format_rgba
+        let width = Int(image.width), height = Int(image.height)
+        var rgba = [UInt8](repeating: 0, count: width * height * 4)
+        let ok = rgba.withUnsafeMutableBytes { bytes in
+            png_image_finish_read(&image, nil, bytes.baseAddress, png_int_32(width * 4), nil)
+        }
+        guard ok != 0 else { throw Error(path: path, message: message(of: &image)) }
+        return ImageBitmap(width: width, height: height, straightRGBA: rgba)
+    }
+
     private static func message(of image: inout png_image) -> String {
         defer { png_image_free(&image) }
         return withUnsafeBytes(of: &image.message) { raw in

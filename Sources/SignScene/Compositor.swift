@@ -78,6 +78,8 @@ public final class Compositor {
                     smooth: layer.motion == .smooth,
                     tilePeriod: content.repeatGap.map { prepared.textWidth + $0 }, clip: textClip)
             }
+        case .image(let image):
+            canvases[dst].draw(image.bitmap, in: frame, scaling: image.scaling, opacity: opacity, clip: clip)
         case .shape(let shape):
             let path = RoundedRect(
                 rect: shape.path.rect.offsetBy(dx: frame.minX, dy: frame.minY), cornerRadius: shape.path.cornerRadius)

@@ -15,6 +15,8 @@ public struct Layer: Sendable, Equatable {
         case gradient(Gradient)
         /// `CAShapeLayer` with a rounded-rectangle `path`.
         case shape(ShapeContent)
+        /// `contents` set to an image, stretched to the bounds.
+        case image(ImageContent)
     }
 
     public var id: String
@@ -170,5 +172,19 @@ public struct ShapeContent: Sendable, Hashable {
         self.fill = fill
         self.stroke = stroke
         self.lineWidth = lineWidth
+    }
+}
+
+/// An image layer's contents: a decoded PNG and how it is scaled to the bounds.
+public struct ImageContent: Sendable, Equatable {
+    /// Where the image came from (for messages).
+    public var source: String
+    public var bitmap: ImageBitmap
+    public var scaling: ImageBitmap.Scaling
+
+    public init(source: String, bitmap: ImageBitmap, scaling: ImageBitmap.Scaling = .linear) {
+        self.source = source
+        self.bitmap = bitmap
+        self.scaling = scaling
     }
 }

@@ -178,4 +178,10 @@ struct ConfigLoaderTests {
                 "t.toml:11: layer[0].animation[2].values[1]: expected [x, y]",
             ])
     }
+
+    @Test("an image that cannot be read is a config problem at its key")
+    func missingImage() {
+        let found = problems("[[layer]]\ntype = \"image\"\nimage = \"no-such.png\"\n")
+        #expect(found.count == 1 && found[0].hasPrefix("t.toml:3: layer[0].image: cannot read the image:"))
+    }
 }

@@ -21,6 +21,24 @@ struct GoldenFrameTests {
         try Self.compare(frame, golden: "demo-t\(String(format: "%.3f", t)).png")
     }
 
+    static var examples: [String] {
+        let dir = here.appendingPathComponent("../../configs/examples").standardized.path
+        return ((try? FileManager.default.contentsOfDirectory(atPath: dir)) ?? []).filter { $0.hasSuffix(".toml") }
+            .sorted()
+    }
+
+    @Test("every example at 0, 0.85 and 2.1 s", arguments: examples)
+    func example(file: String) throws {
+        let fonts = try FontLibrary()
+        let path = Self.here.appendingPathComponent("../../configs/examples/\(file)").standardized.path
+        let config = try ConfigLoader.load(path: path, fonts: fonts)
+        let scene = try PreparedScene(config.scene, beginTime: 0, fonts: fonts)
+        let name = String(file.dropLast(5))
+        for t in [0.0, 0.85, 2.1] {
+            try Self.compare(Renderer.render(scene, at: t), golden: "\(name)-t\(String(format: "%.3f", t)).png")
+        }
+    }
+
     static func compare(_ frame: Frame, golden name: String) throws {
         let path = here.appendingPathComponent("Golden/\(name)").path
         if recording {

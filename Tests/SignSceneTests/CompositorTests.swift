@@ -110,3 +110,49 @@ struct CompositorTests {
         #expect(mid.color == Color(red: 128, green: 128, blue: 128, alpha: 128))
     }
 }
+
+@Suite("Image layers")
+struct ImageLayerTests {
+    /// A 2x1 image: opaque red, then half-transparent white.
+    let image = ImageBitmap(width: 2, height: 1, straightRGBA: [255, 0, 0, 255, 255, 255, 255, 128])
+
+    func render(_ layer: Layer, width: Int = 4) throws -> Frame {
+        let scene = Scene(width: width, height: 1, layers: [.layer(layer)])
+        return Renderer.render(try PreparedScene(scene, beginTime: 0, fonts: CompositorTests.fonts), at: 0)
+    }
+
+    @Test("nearest scaling repeats texels; alpha is kept (half white over black is grey)")
+    func nearest() throws {
+        let layer = Layer(
+            content: .image(ImageContent(source: "test", bitmap: image, scaling: .nearest)),
+            frame: Rect(x: 0, y: 0, width: 4, height: 1))
+        let reds = try render(layer).pixels.enumerated().filter { $0.offset % 3 == 0 }.map(\.element)
+        #expect(reds == [255, 255, 128, 128])
+    }
+
+    @Test("linear scaling blends neighbouring texels at pixel centres (hand-computed)")
+    func linear() throws {
+        let layer = Layer(
+            content: .image(ImageContent(source: "test", bitmap: image, scaling: .linear)),
+            frame: Rect(x: 0, y: 0, width: 4, height: 1))
+        let frame = try render(layer)
+        // Pixel centres map to u = -0.25, 0.25, 0.75, 1.25: clamped red, 3/4 red + 1/4 white,
+        // 1/4 red + 3/4 white, white. Premultiplied white is (0.502, 0.502, 0.502, 0.502).
+        #expect(frame.pixel(x: 0, y: 0) == Color(red: 255, green: 0, blue: 0))
+        #expect(frame.pixel(x: 1, y: 0) == Color(red: 223, green: 32, blue: 32))
+        #expect(frame.pixel(x: 2, y: 0) == Color(red: 160, green: 96, blue: 96))
+        #expect(frame.pixel(x: 3, y: 0) == Color(red: 128, green: 128, blue: 128))
+    }
+
+    @Test("an image as a mask contributes only its alpha")
+    func imageMask() throws {
+        var layer = Layer(
+            frame: Rect(x: 0, y: 0, width: 2, height: 1), backgroundColor: Color(red: 0, green: 255, blue: 0))
+        layer.mask = Layer(
+            content: .image(ImageContent(source: "test", bitmap: image, scaling: .nearest)),
+            frame: Rect(x: 0, y: 0, width: 2, height: 1))
+        let frame = try render(layer, width: 2)
+        #expect(frame.pixel(x: 0, y: 0) == Color(red: 0, green: 255, blue: 0))
+        #expect(frame.pixel(x: 1, y: 0) == Color(red: 0, green: 128, blue: 0))
+    }
+}
