@@ -79,6 +79,25 @@ public final class CommandHandler: Sendable {
             try store.setText(text, layer: layer, when: when, now: clock.sceneTime())
             hooks.textChanged()
             return [:]
+        case "select-zone":
+            let args = request.arguments
+            let zone: String
+            switch args["zone"] {
+            case .string(let name)?: zone = name
+            case .int(let n)?: zone = String(n)
+            case nil: throw ControlError(.invalidArgument, "select-zone needs \"zone\" (a name or an index)")
+            default: throw ControlError(.badRequest, "\"zone\" must be a string or an integer")
+            }
+            var layer: String?
+            if let value = args["layer"] {
+                guard case .string(let id) = value else {
+                    throw ControlError(.badRequest, "\"layer\" must be a string")
+                }
+                layer = id
+            }
+            try store.selectZone(zone, layer: layer, now: clock.sceneTime())
+            hooks.textChanged()
+            return [:]
         case "reload":
             let problems = hooks.reload()
             guard problems.isEmpty else {
@@ -89,7 +108,8 @@ public final class CommandHandler: Sendable {
             return [:]
         default:
             throw ControlError(
-                .unknownCommand, "no command \"\(request.command)\" (commands: ping, status, set-text, reload)")
+                .unknownCommand,
+                "no command \"\(request.command)\" (commands: ping, status, set-text, select-zone, reload)")
         }
     }
 
@@ -99,7 +119,12 @@ public final class CommandHandler: Sendable {
         let now = clock.sceneTime()
         let stats = clock.stats
         let layers: [JSONValue] = scene.scene.layers.indices.map { i in
-            ["id": .string(scene.scene.layers[i].id), "text": .string(scene.text(ofLayer: i, at: now))]
+            var entry: [String: JSONValue] = ["id": .string(scene.scene.layers[i].id)]
+            if let text = scene.scene.layers[i].text { entry["text"] = .string(scene.text(ofLayer: i, at: now)) }
+            if case .spotlight(let s) = scene.scene.layers[i] {
+                entry["zone"] = .string(s.zones[s.selected].name ?? String(s.selected))
+            }
+            return .object(entry)
         }
         func ms(_ ns: UInt64) -> JSONValue { .double((Double(ns) / 1e3).rounded() / 1e3) }
         return [

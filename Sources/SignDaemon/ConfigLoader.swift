@@ -104,6 +104,12 @@ public enum ConfigLoader {
                 )
                 continue
             }
+            if type == "spotlight" {
+                let id = r.string(t, "id", at: path) ?? (i == 0 ? "main" : "layer\(i)")
+                if !ids.insert(id).inserted { r.problem("\(path).id", "another layer already has id \"\(id)\"") }
+                if let spotlight = r.spotlight(t, at: path, id: id) { config.layers.append(.spotlight(spotlight)) }
+                continue
+            }
             if type != "marquee" {
                 let board = Size(width: Double(config.display.width), height: Double(config.display.height))
                 guard var layer = r.layer(t, type: type, at: path, parentSize: board, fonts: fonts) else { continue }

@@ -58,6 +58,12 @@ public final class Daemon: Sendable {
         self.stateFile = stateFile
         var scene = config.scene
         for (i, layer) in scene.layers.enumerated() {
+            if case .spotlight(var spotlight) = layer,
+                let zone = saved.zones[spotlight.id].flatMap(spotlight.zoneIndex(named:))
+            {
+                spotlight.selected = zone
+                scene.layers[i] = .spotlight(spotlight)
+            }
             guard let configText = layer.text else { continue }
             let text = saved.text(forLayer: layer.id, configText: configText)
             scene.layers[i] = layer.withText(text) ?? layer
@@ -155,6 +161,7 @@ public final class Daemon: Sendable {
         let configured = config.withLock { $0.layers }
         var state = PersistedState()
         for layer in scene.layers {
+            if case .spotlight(let s) = layer { state.zones[s.id] = s.zones[s.selected].name ?? String(s.selected) }
             if let text = layer.text, let configText = configured.first(where: { $0.id == layer.id })?.text,
                 configText != text
             {
@@ -183,6 +190,14 @@ public final class Daemon: Sendable {
         let current = store.scene
         var scene = new.scene
         for (i, layer) in scene.layers.enumerated() {
+            // A zone selected at run time stays lit if the new spotlight still has it.
+            if case .spotlight(var s) = layer, let running = current.slotIndex(of: s.id),
+                case .spotlight(let was) = current.scene.layers[running],
+                let zone = s.zoneIndex(named: was.zones[was.selected].name ?? String(was.selected))
+            {
+                s.selected = zone
+                scene.layers[i] = .spotlight(s)
+            }
             if let before = old.layers.first(where: { $0.id == layer.id }), before.text == layer.text,
                 let running = current.slotIndex(of: layer.id), let text = current.scene.layers[running].text
             {

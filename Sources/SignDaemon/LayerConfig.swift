@@ -7,7 +7,7 @@ import TOMLKit
 /// with their Core Animation properties, a `[...mask]`, `[[...sublayer]]`s and
 /// `[[...animation]]`s, and the `shimmer` preset.
 extension ConfigReader {
-    static let layerTypes = ["marquee", "plain", "text", "gradient", "shape", "image", "shimmer"]
+    static let layerTypes = ["marquee", "plain", "text", "gradient", "shape", "image", "shimmer", "spotlight"]
 
     static let commonKeys: Set<String> = [
         "id", "type", "x", "y", "width", "height", "opacity", "background", "corner_radius", "border_color",
@@ -162,6 +162,51 @@ extension ConfigReader {
             problem("\(path).image", "cannot read the image: \(error.message) (\(full))")
             return nil
         }
+    }
+
+    static let spotlightKeys: Set<String> = [
+        "id", "type", "zone", "selected", "dim", "border_colors", "border_width", "corner_radius", "duration",
+        "timing_function",
+    ]
+
+    /// The spotlight effect: `[[layer.zone]]` tables (name, x, y, width, height), the zone
+    /// lit first, the dimming, the border and the move between zones.
+    mutating func spotlight(_ t: TOMLTable, at path: String, id: String) -> Spotlight? {
+        rejectUnknownKeys(t, at: path, allowed: Self.spotlightKeys)
+        var zones: [Spotlight.Zone] = []
+        for (i, z) in tables(t, "zone", at: path).enumerated() {
+            let zonePath = "\(path).zone[\(i)]"
+            rejectUnknownKeys(z, at: zonePath, allowed: ["name", "x", "y", "width", "height"])
+            let rect = frame(z, at: zonePath, parentSize: .zero)
+            if rect.width <= 0 || rect.height <= 0 { problem(zonePath, "a zone needs a width and a height") }
+            zones.append(Spotlight.Zone(name: string(z, "name", at: zonePath), rect: rect))
+        }
+        guard (1...3).contains(zones.count) else {
+            problem("\(path).zone", "a spotlight needs one to three [[layer.zone]] tables, found \(zones.count)")
+            return nil
+        }
+        var spotlight = Spotlight(id: id, zones: zones)
+        if let name = t["selected"].flatMap({ $0.string ?? $0.int.map(String.init) }) {
+            if let index = spotlight.zoneIndex(named: name) {
+                spotlight.selected = index
+            } else {
+                problem("\(path).selected", "no zone \"\(name)\"")
+            }
+        }
+        if let v = number(t, "dim", at: path, in: 0...1) { spotlight.dim = v }
+        if let raw = t["border_colors"] {
+            let colors = raw.array?.compactMap { $0.string.flatMap(Color.init(parsing:)) }
+            if let colors, colors.count == raw.array?.count, !colors.isEmpty {
+                spotlight.borderColors = colors
+            } else {
+                problem("\(path).border_colors", "expected an array of colours")
+            }
+        }
+        if let v = number(t, "border_width", at: path, in: 0...100) { spotlight.borderWidth = v }
+        if let v = number(t, "corner_radius", at: path, in: 0...1000) { spotlight.cornerRadius = v }
+        if let v = number(t, "duration", at: path, in: 0...60) { spotlight.duration = v }
+        if let f = timingFunction(t, "timing_function", at: path) { spotlight.timingFunction = f }
+        return spotlight
     }
 
     static let shimmerKeys: Set<String> = [

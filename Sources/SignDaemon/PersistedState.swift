@@ -21,9 +21,19 @@ public struct PersistedState: Codable, Sendable, Equatable {
     public var version = 1
     /// Texts by layer id.
     public var layers: [String: LayerText] = [:]
+    /// The zone in the light, by spotlight layer id (a zone's name, or its index).
+    public var zones: [String: String] = [:]
 
-    public init(layers: [String: LayerText] = [:]) {
+    public init(layers: [String: LayerText] = [:], zones: [String: String] = [:]) {
         self.layers = layers
+        self.zones = zones
+    }
+
+    public init(from decoder: Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        version = try c.decode(Int.self, forKey: .version)
+        layers = try c.decodeIfPresent([String: LayerText].self, forKey: .layers) ?? [:]
+        zones = try c.decodeIfPresent([String: String].self, forKey: .zones) ?? [:]
     }
 
     /// The text a layer should show: the saved one unless the config changed under it.

@@ -25,6 +25,31 @@ public final class SceneStore: Sendable {
         changes.withLock { _ in current.withLock { $0 = scene } }
     }
 
+    /// Moves spotlight `id` (the first spotlight when `nil`) to the zone named or numbered `zone`.
+    public func selectZone(_ zone: String, layer id: String?, now: Double) throws(ControlError) {
+        try changes.withLock { _ throws(ControlError) in
+            let base = scene
+            let spotlights = base.scene.layers.compactMap { if case .spotlight(let s) = $0 { s } else { nil } }
+            guard let spotlight = id.map({ id in spotlights.first { $0.id == id } }) ?? spotlights.first else {
+                throw ControlError(.notFound, id.map { "no spotlight layer \"\($0)\"" } ?? "the scene has no spotlight")
+            }
+            guard let index = spotlight.zoneIndex(named: zone) else {
+                let names = spotlight.zones.enumerated().map { $0.element.name ?? String($0.offset) }
+                throw ControlError(
+                    .notFound,
+                    "spotlight \"\(spotlight.id)\" has no zone \"\(zone)\" (zones: \(names.joined(separator: ", ")))")
+            }
+            guard let slot = base.slotIndex(of: spotlight.id) else { return }
+            let changed: PreparedScene?
+            do {
+                changed = try base.selectingZone(index, ofLayer: slot, now: now, fonts: fonts)
+            } catch {
+                throw ControlError(.internal, "could not prepare the spotlight: \(error)")
+            }
+            if let changed { current.withLock { $0 = changed } }
+        }
+    }
+
     /// Longest text `set-text` accepts, in characters.
     public static let maxTextLength = 8192
 

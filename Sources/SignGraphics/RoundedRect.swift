@@ -45,6 +45,23 @@ extension Canvas {
         case gradient(Gradient)
     }
 
+    /// Fills everything in `bounds` except the rounded rectangle (anti-aliased at its edge).
+    public mutating func fill(outside shape: RoundedRect, within bounds: Rect, color: Color, opacity: Float, clip: Rect)
+    {
+        let area = bounds.intersection(clip)
+        let b = area.pixelBounds(clippedTo: width, height)
+        guard b.x0 < b.x1, b.y0 < b.y1 else { return }
+        let paint = Canvas.premultiplied(color, opacity: opacity)
+        for y in b.y0..<b.y1 {
+            let cy = Canvas.overlap(y, area.minY, area.maxY)
+            for x in b.x0..<b.x1 {
+                let inside = shape.fillCoverage(x: Double(x) + 0.5, y: Double(y) + 0.5)
+                let c = Float(cy * Canvas.overlap(x, area.minX, area.maxX)) * (1 - inside)
+                if c > 0 { blend(paint, coverage: c, at: y * width + x) }
+            }
+        }
+    }
+
     /// Fills (`lineWidth` nil) or strokes a rounded rectangle with anti-aliased edges.
     public mutating func draw(_ shape: RoundedRect, paint: Paint, lineWidth: Double? = nil, opacity: Float, clip: Rect)
     {

@@ -83,7 +83,11 @@ public final class Compositor {
         case .shape(let shape):
             let path = RoundedRect(
                 rect: shape.path.rect.offsetBy(dx: frame.minX, dy: frame.minY), cornerRadius: shape.path.cornerRadius)
-            if let fill = shape.fill { canvases[dst].draw(path, paint: fill, opacity: opacity, clip: clip) }
+            if shape.fillsOutside, case .color(let color)? = shape.fill {
+                canvases[dst].fill(outside: path, within: frame, color: color, opacity: opacity, clip: clip)
+            } else if let fill = shape.fill {
+                canvases[dst].draw(path, paint: fill, opacity: opacity, clip: clip)
+            }
             if let stroke = shape.stroke, shape.lineWidth > 0 {
                 canvases[dst].draw(path, paint: stroke, lineWidth: shape.lineWidth, opacity: opacity, clip: clip)
             }

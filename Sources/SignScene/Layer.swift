@@ -166,12 +166,19 @@ public struct ShapeContent: Sendable, Hashable {
     public var fill: Canvas.Paint?
     public var stroke: Canvas.Paint?
     public var lineWidth: Double
+    /// Fill the layer's bounds except the path: what an even-odd path of the bounds plus the
+    /// rounded rectangle fills (a spotlight's dimmed surround with its hole).
+    public var fillsOutside: Bool
 
-    public init(path: RoundedRect, fill: Canvas.Paint? = nil, stroke: Canvas.Paint? = nil, lineWidth: Double = 1) {
+    public init(
+        path: RoundedRect, fill: Canvas.Paint? = nil, stroke: Canvas.Paint? = nil, lineWidth: Double = 1,
+        fillsOutside: Bool = false
+    ) {
         self.path = path
         self.fill = fill
         self.stroke = stroke
         self.lineWidth = lineWidth
+        self.fillsOutside = fillsOutside
     }
 }
 

@@ -94,6 +94,22 @@ public struct PreparedScene: Sendable {
         return PreparedScene(scene: scene, slots: slots)
     }
 
+    /// A copy with spotlight layer `index` moving to `zone` from scene time `now`; `nil` when
+    /// the layer is not a spotlight.
+    public func selectingZone(_ zone: Int, ofLayer index: Int, now: Double, fonts: FontLibrary) throws(FreeTypeError)
+        -> PreparedScene?
+    {
+        guard case .spotlight(let spotlight) = slots[index].layer(at: now).source else { return nil }
+        let source = SceneLayer.spotlight(spotlight.selecting(zone, at: now))
+        var slots = self.slots
+        slots[index] = Slot(
+            current: try PreparedSceneLayer(
+                source, boardWidth: scene.width, boardHeight: scene.height, beginTime: now, fonts: fonts), next: nil)
+        var scene = self.scene
+        scene.layers[index] = source
+        return PreparedScene(scene: scene, slots: slots)
+    }
+
     /// The text a layer shows at scene time `t`.
     public func text(ofLayer index: Int, at t: Double) -> String { slots[index].layer(at: t).source.text ?? "" }
 }

@@ -26,6 +26,10 @@ public struct PreparedSceneLayer: Sendable {
         case .layer(let layer):
             tree = try PreparedLayer(layer.resolvingBeginTimes(to: beginTime), fonts: fonts)
             path = nil
+        case .spotlight(let spotlight):
+            tree = try PreparedLayer(
+                spotlight.layerTree(boardWidth: boardWidth, boardHeight: boardHeight), fonts: fonts)
+            path = nil
         }
     }
 }

@@ -31,11 +31,13 @@ public struct Scene: Sendable, Equatable {
 public enum SceneLayer: Sendable, Equatable {
     case marquee(TextLayer)
     case layer(Layer)
+    case spotlight(Spotlight)
 
     public var id: String {
         switch self {
         case .marquee(let t): return t.id
         case .layer(let l): return l.id
+        case .spotlight(let s): return s.id
         }
     }
 
@@ -44,6 +46,7 @@ public enum SceneLayer: Sendable, Equatable {
         switch self {
         case .marquee(let t): return t.text
         case .layer(let l): return l.firstText
+        case .spotlight: return nil
         }
     }
 
@@ -55,6 +58,8 @@ public enum SceneLayer: Sendable, Equatable {
             return .marquee(t)
         case .layer(let l):
             return l.replacingText(with: text).map { .layer($0) }
+        case .spotlight:
+            return nil
         }
     }
 }

@@ -48,3 +48,24 @@ struct Reload: ParsableCommand {
         _ = try connection.request("reload")
     }
 }
+
+/// `signctl select-zone ZONE`.
+struct SelectZone: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "select-zone",
+        abstract: "Move a spotlight to a zone (by name or index); the hole and border glide there together.")
+
+    @Argument(help: "The zone's name, or its index from 0.")
+    var zone: String
+
+    @Option(help: "The spotlight layer's id (default: the first spotlight).")
+    var layer: String?
+
+    @OptionGroup var connection: Connection
+
+    func run() throws {
+        var arguments: [String: JSONValue] = ["zone": .string(zone)]
+        if let layer { arguments["layer"] = .string(layer) }
+        _ = try connection.request("select-zone", arguments)
+    }
+}

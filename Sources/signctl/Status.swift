@@ -26,7 +26,9 @@ struct Status: ParsableCommand {
         print("text:     \(status["text"]?.stringValue ?? "")")
         if let layers = status["layers"]?.arrayValue, layers.count > 1 {
             for layer in layers {
-                print("  layer \(layer["id"]?.stringValue ?? "?"): \(layer["text"]?.stringValue ?? "")")
+                let shown =
+                    layer["text"]?.stringValue ?? layer["zone"].flatMap { $0.stringValue.map { "zone \($0)" } } ?? ""
+                print("  layer \(layer["id"]?.stringValue ?? "?"): \(shown)")
             }
         }
         print("board:    \(number("width"))x\(number("height")) at \(number("fps")) fps")

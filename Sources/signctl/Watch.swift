@@ -5,15 +5,19 @@ import SignControl
 import SignGraphics
 import SignOutput
 
-/// Finds the framebuffer to read: the name given, else the daemon's first shm output,
-/// else the only one in /dev/shm.
+/// Finds the framebuffer to read: the name given, else the daemon's first shm output, else
+/// (no daemon answering) the only one in /dev/shm.
 func framebufferName(_ given: String?, connection: Connection) throws -> String {
     if let given { return given }
-    if let client = try? ControlClient(path: connection.path), let status = try? client.request("status"),
-        let shm = status["outputs"]?.arrayValue?.first(where: { $0["type"]?.stringValue == "shm" }),
-        let name = shm["name"]?.stringValue
-    {
-        return name
+    // A daemon that answers decides; /dev/shm is searched only when none does.
+    if let client = try? ControlClient(path: connection.path), let status = try? client.request("status") {
+        if let shm = status["outputs"]?.arrayValue?.first(where: { $0["type"]?.stringValue == "shm" }),
+            let name = shm["name"]?.stringValue
+        {
+            return name
+        }
+        printError("signctl: the daemon at \(connection.path) has no shm output; add an [[output]] with type = \"shm\"")
+        throw ExitCode(1)
     }
     let present = ((try? FileManager.default.contentsOfDirectory(atPath: "/dev/shm")) ?? [])
         .filter { $0.hasPrefix("signd.") }.map { String($0.dropFirst(6)) }

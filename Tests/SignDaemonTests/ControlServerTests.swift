@@ -78,6 +78,9 @@ struct ControlServerTests {
             (#"{"cmd": "set-text"}"#, "invalid-argument"),
             (#"{"cmd": "set-text", "text": "a", "when": "tomorrow"}"#, "invalid-argument"),
             (#"{"cmd": "set-text", "text": "a", "layer": "nope"}"#, "not-found"),
+            (#"{"cmd": "select-zone", "zone": "left"}"#, "not-found"),
+            (#"{"cmd": "select-zone"}"#, "invalid-argument"),
+            (#"{"cmd": "select-zone", "zone": [1]}"#, "bad-request"),
         ])
     func errors(line: String, code: String) throws {
         let f = try ServerFixture()
