@@ -1,3 +1,4 @@
+import NIOCore
 import SignControl
 import SignOutput
 import SignScene
@@ -14,6 +15,8 @@ public final class CommandHandler: Sendable {
         public var textChanged: @Sendable () -> Void = {}
         /// The outputs now.
         public var outputs: @Sendable () -> [any FrameSink] = { [] }
+        /// Where `subscribe` registers a connection.
+        public var events: EventBus?
 
         public init() {}
     }
@@ -34,8 +37,9 @@ public final class CommandHandler: Sendable {
     /// Connects the handler to the daemon that owns it, once the daemon exists.
     public func install(_ hooks: Hooks) { installed.withLock { $0 = hooks } }
 
-    /// The response line (without newline) to one request line.
-    public func respond(to line: some Collection<UInt8>) -> String {
+    /// The response line (without newline) to one request line; `channel` is the connection
+    /// it came on, for `subscribe`.
+    public func respond(to line: some Collection<UInt8>, channel: Channel? = nil) -> String {
         let request: ControlMessage.Request
         do {
             request = try ControlMessage.parseRequest(line)
@@ -43,6 +47,9 @@ public final class CommandHandler: Sendable {
             return ControlMessage.failure(id: error.id, error.error)
         }
         do {
+            if request.command == "subscribe" {
+                return ControlMessage.success(id: request.id, result: try subscribe(request, channel: channel))
+            }
             return ControlMessage.success(id: request.id, result: try execute(request))
         } catch {
             return ControlMessage.failure(id: request.id, error)
@@ -109,8 +116,31 @@ public final class CommandHandler: Sendable {
         default:
             throw ControlError(
                 .unknownCommand,
-                "no command \"\(request.command)\" (commands: ping, status, set-text, select-zone, reload)")
+                "no command \"\(request.command)\" (commands: ping, status, set-text, select-zone, reload, subscribe)")
         }
+    }
+
+    /// `subscribe`: event lines for `events` (default: all) on this connection from now on.
+    func subscribe(_ request: ControlMessage.Request, channel: Channel?) throws(ControlError) -> [String: JSONValue] {
+        guard let bus = hooks.events, let channel else {
+            throw ControlError(.internal, "events are not available here")
+        }
+        var events = EventBus.names
+        if let value = request.arguments["events"] {
+            guard let list = value.arrayValue?.compactMap(\.stringValue), list.count == value.arrayValue?.count else {
+                throw ControlError(.badRequest, "\"events\" must be an array of event names")
+            }
+            let unknown = Set(list).subtracting(EventBus.names)
+            guard unknown.isEmpty else {
+                throw ControlError(
+                    .invalidArgument,
+                    "no event \(unknown.sorted().joined(separator: ", ")) (events: \(EventBus.names.sorted().joined(separator: ", ")))"
+                )
+            }
+            events = Set(list)
+        }
+        bus.subscribe(channel, to: events)
+        return ["events": .array(events.sorted().map { .string($0) })]
     }
 
     /// The `status` result: what is shown, how the clock keeps time, how the outputs fare.

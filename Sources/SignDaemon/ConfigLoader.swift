@@ -83,7 +83,7 @@ public enum ConfigLoader {
 
     static let layerKeys: Set<String> = [
         "id", "text", "font", "font_size", "antialias", "fallback_fonts", "color", "speed", "gap", "fade",
-        "scroll", "motion", "x", "y", "width", "height", "type", "animation",
+        "scroll", "motion", "x", "y", "width", "height", "type", "animation", "mode", "pause",
     ]
 
     private static func readLayers(
@@ -151,6 +151,12 @@ public enum ConfigLoader {
             if let v = readFade(t, path: path, &r) { layer.marquee.fade = v }
             if let v: Marquee.Scroll = r.choice(t, "scroll", at: path) { layer.marquee.scroll = v }
             if let v: Marquee.Motion = r.choice(t, "motion", at: path) { layer.marquee.motion = v }
+            if let v: Marquee.Mode = r.choice(t, "mode", at: path) {
+                layer.marquee.mode = v
+                // MarqueeLabel holds a left-right label a moment at each end.
+                if v == .leftRight && t["pause"] == nil { layer.marquee.pause = 1 }
+            }
+            if let v = r.number(t, "pause", at: path, in: 0...3600) { layer.marquee.pause = v }
             let geometry = ["x", "y", "width", "height"].map { r.int(t, $0, at: path, in: -4096...4096) }
             if geometry.contains(where: { $0 != nil }) {
                 let w = geometry[2] ?? config.display.width, h = geometry[3] ?? config.display.height

@@ -17,7 +17,7 @@ final class ControlConnectionHandler: ChannelInboundHandler {
         switch unwrapInboundIn(data) {
         case .line(let line):
             if line.readableBytes == 0 { return }  // blank lines are ignored
-            write(commands.respond(to: line.readableBytesView), context)
+            write(commands.respond(to: line.readableBytesView, channel: context.channel), context)
         case .tooLarge:
             let error = ControlError(
                 .requestTooLarge, "a request line is limited to \(ControlMessage.maxRequestLength) bytes")

@@ -39,6 +39,7 @@ public final class Daemon: Sendable {
     /// The config in effect; reload compares against it.
     let config: Mutex<DaemonConfig>
     let preview: TerminalPreview?
+    let events: EventBus
 
     /// Sets everything up and starts; throws a message for a person if anything cannot start.
     public init(options: Options, logger: Logger) throws {
@@ -73,7 +74,9 @@ public final class Daemon: Sendable {
 
         let outputs = OutputSet(try OutputSet.open(config))
         self.outputs = outputs
-        let renderLoop = RenderLoop(store: store, outputs: outputs)
+        let events = EventBus()
+        self.events = events
+        let renderLoop = RenderLoop(store: store, outputs: outputs, events: events)
         self.renderLoop = renderLoop
         let clock = FrameClock(fps: config.display.fps) { tick in renderLoop.render(tick) }
         self.clock = clock
@@ -142,6 +145,7 @@ public final class Daemon: Sendable {
             SystemdNotifier.notify([statusLine()])
         }
         hooks.outputs = { [outputs] in outputs.all }
+        hooks.events = events
         return hooks
     }
 

@@ -14,10 +14,14 @@ final class RenderLoop: Sendable {
     /// Test-only: block forever at this frame, to show that a stalled loop stops the
     /// watchdog pings (`SIGND_TEST_STALL_AT_FRAME`).
     private let stallAt: UInt64?
+    private let events: EventBus
+    /// Per scene layer: the loops seen so far of the motion that began at `begin`.
+    private nonisolated(unsafe) var loopsSeen: [(begin: Double, loops: Int)] = []
 
-    init(store: SceneStore, outputs: OutputSet) {
+    init(store: SceneStore, outputs: OutputSet, events: EventBus) {
         self.store = store
         self.outputs = outputs
+        self.events = events
         let scene = store.scene.scene
         self.frame = Frame(width: scene.width, height: scene.height, fill: scene.background)
         self.renderer = Renderer(width: scene.width, height: scene.height)
@@ -37,6 +41,24 @@ final class RenderLoop: Sendable {
         renderer.render(scene, at: tick.time, into: &frame)
         for output in outputs.all {
             output.send(frame, number: tick.number, deadline: tick.deadline)
+        }
+        noticeLoopEnds(scene, at: tick.time)
+    }
+
+    /// Publishes `loop-end` for every marquee that finished a loop since the last frame.
+    private func noticeLoopEnds(_ scene: PreparedScene, at t: Double) {
+        if loopsSeen.count != scene.slots.count {
+            loopsSeen = Array(repeating: (-.infinity, 0), count: scene.slots.count)
+        }
+        for (i, slot) in scene.slots.enumerated() {
+            guard let path = slot.layer(at: t).path, path.animation != nil else { continue }
+            let loops = path.loops(at: t)
+            let begin = path.timing.beginTime
+            defer { loopsSeen[i] = (begin, loops) }
+            guard loopsSeen[i].begin == begin, loops > loopsSeen[i].loops else { continue }
+            events.publish(
+                "loop-end",
+                ["layer": .string(scene.scene.layers[i].id), "loop": .int(Int64(loops)), "time": .double(t)])
         }
     }
 

@@ -11,6 +11,16 @@ public struct Marquee: Sendable, Hashable {
         case overflow
     }
 
+    /// How the text moves, as MarqueeLabel's types.
+    public enum Mode: String, Sendable, Hashable, CaseIterable {
+        /// Right to left, repeating after the gap, forever.
+        case continuous
+        /// Left to right, repeating after the gap, forever.
+        case continuousReverse = "continuous-reverse"
+        /// Back and forth across the overflow (or the free space), holding at each end.
+        case leftRight = "left-right"
+    }
+
     /// How the moving strip meets the pixel grid.
     public enum Motion: String, Sendable, Hashable, CaseIterable {
         /// Fractional positions, box-filtered: even motion at any speed.
@@ -42,51 +52,112 @@ public struct Marquee: Sendable, Hashable {
     public var fade: Length
     public var scroll: Scroll
     public var motion: Motion
+    public var mode: Mode
+    /// Seconds held at home each loop (left-right: at each end).
+    public var pause: Double
 
     public init(
         speed: Double = 30, gap: Int? = nil, fade: Length = .fraction(0.026), scroll: Scroll = .always,
-        motion: Motion = .smooth
+        motion: Motion = .smooth, mode: Mode = .continuous, pause: Double = 0
     ) {
         self.speed = speed
         self.gap = gap
         self.fade = fade
         self.scroll = scroll
         self.motion = motion
+        self.mode = mode
+        self.pause = pause
     }
 
     /// The gap in pixels for a layer of a given width.
     public func gapPixels(layerWidth: Int) -> Int { gap ?? max(layerWidth / 4, 1) }
 }
 
-/// Where the scrolling strip is at a time: the text starts at `home` (just inside the left
-/// fade) when the text is set and moves left at `speed`, wrapping every `cycle` pixels.
-public struct MarqueePath: Sendable, Hashable {
+/// Where the scrolling strip is at a time: the text starts at `home` when it is set and
+/// moves by the mode's rule, each loop lasting `period` seconds. Every mode is an
+/// animation of `transform.translation.x`, as Core Animation code would write it.
+public struct MarqueePath: Sendable, Equatable {
     /// x of the strip's start when the text was set, in layer pixels.
     public let home: Double
-    /// Text width plus gap: the distance after which the strip looks the same again.
-    public let cycle: Double
+    /// How far one loop carries the strip: text width plus gap for the continuous modes
+    /// (negative: leftwards), or the bounce's travel for left-right.
+    public let travel: Double
     public let speed: Double
-    /// The repeating linear translation, as `CABasicAnimation` with repeatCount infinity.
+    public let mode: Marquee.Mode
+    /// Seconds held at home (and, for left-right, at the far end) each loop.
+    public let pause: Double
+    /// One loop, repeating forever from the moment the text was set.
     public let timing: MediaTiming
+    /// The translation; `nil` when the strip stands still.
+    public let animation: Animation<AnimatableValue>?
 
-    public init(home: Double, cycle: Double, speed: Double, beginTime: Double) {
+    /// The distance after which a continuous strip looks the same again.
+    public var cycle: Double { abs(travel) }
+
+    public init(
+        home: Double, cycle: Double, speed: Double, beginTime: Double, mode: Marquee.Mode = .continuous,
+        pause: Double = 0,
+        bounce: Double = 0
+    ) {
         self.home = home
-        self.cycle = cycle
         self.speed = speed
-        let duration = speed > 0 && cycle > 0 ? cycle / speed : .infinity
-        self.timing = MediaTiming(
-            beginTime: beginTime, duration: duration, repeatCount: .infinity, fillMode: .backwards)
+        self.mode = mode
+        self.pause = max(pause, 0)
+        switch mode {
+        case .continuous: travel = -cycle
+        case .continuousReverse: travel = cycle
+        case .leftRight: travel = bounce
+        }
+        let move = speed > 0 ? abs(travel) / speed : .infinity
+        let period = mode == .leftRight ? 2 * (move + self.pause) : move + self.pause
+        guard move.isFinite, travel != 0 else {
+            timing = MediaTiming(
+                beginTime: beginTime, duration: .infinity, repeatCount: .infinity, fillMode: .backwards)
+            animation = nil
+            return
+        }
+        timing = MediaTiming(beginTime: beginTime, duration: period, repeatCount: .infinity, fillMode: .backwards)
+        let motion: PropertyAnimation<AnimatableValue>.Motion
+        switch mode {
+        case .continuous, .continuousReverse:
+            if self.pause == 0 {
+                motion = .basic(BasicValues(from: .number(0), to: .number(travel)))
+            } else {
+                motion = .keyframes(
+                    Keyframes(
+                        values: [.number(0), .number(0), .number(travel)], keyTimes: [0, self.pause / period, 1]))
+            }
+        case .leftRight:
+            // Out, hold, back, hold; each move eased in and out, as MarqueeLabel's left-right.
+            let hold = self.pause / period, out = move / period
+            motion = .keyframes(
+                Keyframes(
+                    values: [.number(0), .number(0), .number(travel), .number(travel), .number(0)],
+                    keyTimes: [0, hold, hold + out, 2 * hold + out, 1],
+                    timingFunctions: [.linear, .easeInEaseOut, .linear, .easeInEaseOut]))
+        }
+        animation = .property(PropertyAnimation(keyPath: "transform.translation.x", motion: motion, timing: timing))
     }
 
-    /// x of the strip's start at scene time `t`: `home - (speed * (t - beginTime)) mod cycle`.
+    /// x of the strip's start at scene time `t` (continuous, no pause:
+    /// `home - (speed * (t - beginTime)) mod cycle`).
     public func stripX(at t: Double) -> Double {
-        guard timing.duration.isFinite else { return home }
-        return home - (timing.progress(atParentTime: t) ?? 0) * cycle
+        guard case .property(let a)? = animation, case .number(let dx)? = a.value(atParentTime: t, base: .number(0))
+        else {
+            return home
+        }
+        return home + dx
     }
 
-    /// The first time at or after `t` when a cycle ends and the strip is back home.
+    /// Loops completed by scene time `t` (0 during the first).
+    public func loops(at t: Double) -> Int {
+        guard animation != nil, timing.duration > 0 else { return 0 }
+        return Int(max(0, ((t - timing.beginTime) / timing.duration).rounded(.down)))
+    }
+
+    /// The first time at or after `t` when a loop ends and the strip is back home.
     public func loopEnd(after t: Double) -> Double {
-        guard timing.duration.isFinite else { return t }
+        guard animation != nil else { return t }
         let elapsed = max(t - timing.beginTime, 0)
         return timing.beginTime + (elapsed / timing.duration).rounded(.up) * timing.duration
     }

@@ -35,28 +35,26 @@ public struct PreparedTextLayer: Sendable {
         let fits = Double(run.width) <= width - 2 * fade
         scrolls = layer.marquee.scroll == .always || !fits
         let gap = layer.marquee.gapPixels(layerWidth: rect.width)
+        let mode = layer.marquee.mode
         let home = scrolls ? fade.rounded(.up) : Double((rect.width - run.width) / 2)
         let speed = scrolls ? layer.marquee.speed : 0
-        path = MarqueePath(home: home, cycle: Double(run.width + gap), speed: speed, beginTime: beginTime)
+        // Left-right travels across the overflow (leftwards) or the free space (rightwards).
+        let bounce = (width - 2 * fade.rounded(.up)) - Double(run.width)
+        path = MarqueePath(
+            home: home, cycle: Double(run.width + gap), speed: speed, beginTime: beginTime, mode: mode,
+            pause: layer.marquee.pause,
+            bounce: bounce)
 
+        let repeats = scrolls && mode != .leftRight
         var strip = Layer(
             id: layer.id + ".text",
             content: .text(
                 TextContent(
                     text: layer.text, font: layer.font, fallbacks: layer.fallbacks, color: layer.color,
-                    repeatGap: scrolls ? Double(gap) : nil)),
+                    repeatGap: repeats ? Double(gap) : nil)),
             frame: Rect(x: home, y: 0, width: max(Double(run.width), 1), height: height))
         strip.motion = layer.marquee.motion
-        strip.animations = layer.textAnimations
-        if scrolls && speed > 0 {
-            strip.animations += [
-                .property(
-                    PropertyAnimation(
-                        keyPath: "transform.translation.x",
-                        motion: .basic(BasicValues(from: .number(0), to: .number(-path.cycle))),
-                        timing: path.timing))
-            ]
-        }
+        strip.animations = layer.textAnimations + (path.animation.map { [$0] } ?? [])
         var container = Layer(
             id: layer.id, frame: Rect(x: Double(rect.x), y: Double(rect.y), width: width, height: height),
             masksToBounds: true,

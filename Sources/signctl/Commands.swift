@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 import SignControl
 
 /// `signctl set-text TEXT`.
@@ -67,5 +68,36 @@ struct SelectZone: ParsableCommand {
         var arguments: [String: JSONValue] = ["zone": .string(zone)]
         if let layer { arguments["layer"] = .string(layer) }
         _ = try connection.request("select-zone", arguments)
+    }
+}
+
+/// `signctl events`.
+struct Events: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Print the daemon's events as JSON lines as they happen (loop-end: a marquee finished a loop).")
+
+    @Option(name: .customLong("event"), help: "An event to follow (repeatable; default: all).")
+    var events: [String] = []
+
+    @OptionGroup var connection: Connection
+
+    func run() throws {
+        let client: ControlClient
+        do { client = try ControlClient(path: connection.path) } catch {
+            printError("signctl: \(error)")
+            throw ExitCode(3)
+        }
+        var arguments: [String: JSONValue] = [:]
+        if !events.isEmpty { arguments["events"] = .array(events.map { .string($0) }) }
+        do {
+            _ = try client.request("subscribe", arguments)
+        } catch let error as ControlError {
+            printError("signctl: \(error.message)")
+            throw ExitCode(1)
+        }
+        while let line = try client.readLine() {
+            // Written straight to the descriptor so each event reaches a pipe at once.
+            FileHandle.standardOutput.write(Data(line + [UInt8(ascii: "\n")]))
+        }
     }
 }

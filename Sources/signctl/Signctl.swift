@@ -11,7 +11,9 @@ struct Signctl: ParsableCommand {
             Exit codes: 0 success, 1 the daemon refused the request, 3 the daemon cannot be reached.
             The socket is --socket, else $SIGND_SOCKET, else /run/signd/control.sock.
             """,
-        subcommands: [SetText.self, SelectZone.self, Status.self, Reload.self, Ping.self, Watch.self, Snapshot.self])
+        subcommands: [
+            SetText.self, SelectZone.self, Status.self, Reload.self, Events.self, Ping.self, Watch.self, Snapshot.self,
+        ])
 }
 
 /// Options every command that talks to the daemon shares.

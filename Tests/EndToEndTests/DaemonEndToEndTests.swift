@@ -162,3 +162,33 @@ struct DaemonEndToEndTests {
         #expect(try run(Paths.signd, ["curve", "bouncy", "0.5"]).status != 0)
     }
 }
+
+@Suite("signd events")
+struct EventTests {
+    @Test("a subscribed client gets a loop-end event each time the marquee completes a loop")
+    func loopEnd() throws {
+        let s = try Scratch()
+        // 18 px of text + 22 px gap at 100 px/s: a loop every 0.4 s.
+        let config = try s.write(
+            s.config(text: "abc").replacingOccurrences(of: "speed = 0", with: "speed = 100\ngap = 22"))
+        let daemon = try s.startSignd(config: config)
+        defer { s.stop(daemon) }
+        let client = try ControlClient(path: s.socket)
+        #expect(try client.request("subscribe", ["events": ["loop-end"]]) == ["events": ["loop-end"]])
+        var loops: [Int64] = []
+        while loops.count < 3, let line = try client.readLine() {
+            let event = try JSONValue.parse(line)
+            #expect(event["event"] == "loop-end" && event["layer"] == "main")
+            if case .int(let n)? = event["loop"] { loops.append(n) }
+        }
+        #expect(loops.count == 3)
+        #expect(zip(loops, loops.dropFirst()).allSatisfy { $1 == $0 + 1 })
+        // Requests still work on a subscribed connection; their responses are told apart by "ok".
+        _ = try client.send(raw: Array(#"{"id": 9, "cmd": "ping"}"#.utf8) + [10])
+        var answered = false
+        while !answered, let line = try client.readLine() {
+            answered = try JSONValue.parse(line)["id"] == 9
+        }
+        #expect(answered)
+    }
+}

@@ -22,6 +22,9 @@ final class ServerFixture {
         server = ControlServer(
             path: path,
             commands: CommandHandler(store: store, clock: clock, startedAt: MonotonicClock.now()))
+        var hooks = CommandHandler.Hooks()
+        hooks.events = EventBus()
+        server.commands.install(hooks)
         try server.start(mode: 0o660, group: nil)
     }
 
@@ -81,6 +84,8 @@ struct ControlServerTests {
             (#"{"cmd": "select-zone", "zone": "left"}"#, "not-found"),
             (#"{"cmd": "select-zone"}"#, "invalid-argument"),
             (#"{"cmd": "select-zone", "zone": [1]}"#, "bad-request"),
+            (#"{"cmd": "subscribe", "events": ["sunrise"]}"#, "invalid-argument"),
+            (#"{"cmd": "subscribe", "events": "loop-end"}"#, "bad-request"),
         ])
     func errors(line: String, code: String) throws {
         let f = try ServerFixture()
