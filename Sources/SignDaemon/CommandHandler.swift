@@ -2,6 +2,7 @@ import NIOCore
 import SignControl
 import SignOutput
 import SignScene
+import SignTiming
 import Synchronization
 
 /// Carries out control requests against the running daemon and writes their responses.
@@ -83,7 +84,7 @@ public final class CommandHandler: Sendable {
                 }
                 when = parsed
             }
-            try store.setText(text, layer: layer, when: when, now: clock.sceneTime())
+            try store.setText(text, layer: layer, when: when, now: clock.sceneTime(), transition: try transition(args))
             hooks.textChanged()
             return [:]
         case "select-zone":
@@ -118,6 +119,38 @@ public final class CommandHandler: Sendable {
                 .unknownCommand,
                 "no command \"\(request.command)\" (commands: ping, status, set-text, select-zone, reload, subscribe)")
         }
+    }
+
+    /// The optional `transition` (with `duration` and `timing_function`) of a `set-text`.
+    func transition(_ args: [String: JSONValue]) throws(ControlError) -> Transition? {
+        guard let value = args["transition"] else { return nil }
+        guard case .string(let name) = value else { throw ControlError(.badRequest, "\"transition\" must be a string") }
+        guard let kind = Transition.Kind(rawValue: name) else {
+            throw ControlError(
+                .invalidArgument,
+                "\"transition\" must be one of \(Transition.Kind.allCases.map(\.rawValue).joined(separator: ", ")), not \"\(name)\""
+            )
+        }
+        var transition = Transition(kind: kind)
+        if let duration = args["duration"] {
+            guard let seconds = duration.doubleValue else {
+                throw ControlError(.badRequest, "\"duration\" must be a number")
+            }
+            guard (0...60).contains(seconds) else {
+                throw ControlError(.invalidArgument, "\"duration\" must be from 0 to 60 seconds")
+            }
+            transition.duration = seconds
+        }
+        if let timing = args["timing_function"] {
+            guard case .string(let text) = timing else {
+                throw ControlError(.badRequest, "\"timing_function\" must be a string")
+            }
+            guard let function = TimingFunction(parsing: text) else {
+                throw ControlError(.invalidArgument, "\"\(text)\" is not a timing function")
+            }
+            transition.timingFunction = function
+        }
+        return transition
     }
 
     /// `subscribe`: event lines for `events` (default: all) on this connection from now on.

@@ -83,7 +83,8 @@ public enum ConfigLoader {
 
     static let layerKeys: Set<String> = [
         "id", "text", "font", "font_size", "antialias", "fallback_fonts", "color", "speed", "gap", "fade",
-        "scroll", "motion", "x", "y", "width", "height", "type", "animation", "mode", "pause",
+        "scroll", "motion", "x", "y", "width", "height", "type", "animation", "mode", "pause", "transition",
+        "transition_duration", "transition_timing",
     ]
 
     private static func readLayers(
@@ -157,6 +158,9 @@ public enum ConfigLoader {
                 if v == .leftRight && t["pause"] == nil { layer.marquee.pause = 1 }
             }
             if let v = r.number(t, "pause", at: path, in: 0...3600) { layer.marquee.pause = v }
+            if let v: Transition.Kind = r.choice(t, "transition", at: path) { layer.transition.kind = v }
+            if let v = r.number(t, "transition_duration", at: path, in: 0...60) { layer.transition.duration = v }
+            if let f = r.timingFunction(t, "transition_timing", at: path) { layer.transition.timingFunction = f }
             let geometry = ["x", "y", "width", "height"].map { r.int(t, $0, at: path, in: -4096...4096) }
             if geometry.contains(where: { $0 != nil }) {
                 let w = geometry[2] ?? config.display.width, h = geometry[3] ?? config.display.height

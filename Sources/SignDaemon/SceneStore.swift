@@ -55,7 +55,9 @@ public final class SceneStore: Sendable {
 
     /// Shows `text` in layer `id` (the main layer when `nil`), from scene time `now` or from
     /// the end of the layer's current loop.
-    public func setText(_ text: String, layer id: String?, when: PreparedScene.When, now: Double) throws(ControlError) {
+    public func setText(
+        _ text: String, layer id: String?, when: PreparedScene.When, now: Double, transition: Transition? = nil
+    ) throws(ControlError) {
         guard text.unicodeScalars.count <= Self.maxTextLength else {
             throw ControlError(.invalidArgument, "text is longer than \(Self.maxTextLength) characters")
         }
@@ -69,7 +71,8 @@ public final class SceneStore: Sendable {
             }
             let changed: PreparedScene
             do throws(PreparedScene.TextChangeError) {
-                changed = try base.settingText(text, ofLayer: index, when: when, now: now, fonts: fonts)
+                changed = try base.settingText(
+                    text, ofLayer: index, when: when, now: now, fonts: fonts, transition: transition)
             } catch {
                 switch error {
                 case .noText(let id): throw ControlError(.invalidArgument, "layer \"\(id)\" shows no text")

@@ -29,6 +29,17 @@ public struct PreparedLayer: Sendable {
         mask = try layer.mask.map { m throws(FreeTypeError) in [try PreparedLayer(m, fonts: fonts)] } ?? []
     }
 
+    /// A content-less layer holding trees already prepared (no FreeType work): how
+    /// transitions wrap the text going out and the text coming in.
+    public init(wrapping sublayers: [PreparedLayer], in layer: Layer) {
+        model = layer
+        text = nil
+        textWidth = 0
+        missing = []
+        self.sublayers = sublayers
+        mask = []
+    }
+
     /// Every text drawn by this tree, depth first (the layer's own, its mask's, its sublayers').
     public var missingCharacters: [Unicode.Scalar] {
         missing + mask.flatMap(\.missingCharacters) + sublayers.flatMap(\.missingCharacters)

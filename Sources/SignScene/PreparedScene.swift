@@ -75,15 +75,18 @@ public struct PreparedScene: Sendable {
     /// A copy with layer `index` showing `text` from scene time `now` or from the end of its
     /// current loop (a layer that does not scroll changes at once).
     public func settingText(
-        _ text: String, ofLayer index: Int, when: When, now: Double, fonts: FontLibrary
+        _ text: String, ofLayer index: Int, when: When, now: Double, fonts: FontLibrary, transition: Transition? = nil
     ) throws(TextChangeError) -> PreparedScene {
         let shown = slots[index].layer(at: now)
         guard let source = shown.source.withText(text) else { throw .noText(layerID: shown.source.id) }
         let start = when == .loopEnd && shown.scrolls ? shown.path!.loopEnd(after: now) : now
         let prepared: PreparedSceneLayer
         do {
+            var effective = transition ?? .cut
+            if transition == nil, case .marquee(let marquee) = source { effective = marquee.transition }
             prepared = try PreparedSceneLayer(
-                source, boardWidth: scene.width, boardHeight: scene.height, beginTime: start, fonts: fonts)
+                source, boardWidth: scene.width, boardHeight: scene.height, beginTime: start, fonts: fonts,
+                replacing: shown, transition: effective)
         } catch {
             throw .font(error)
         }

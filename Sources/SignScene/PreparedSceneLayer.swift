@@ -4,7 +4,11 @@ import SignGraphics
 /// layer tree with its "when added" begin times resolved, and every text rasterised.
 public struct PreparedSceneLayer: Sendable {
     public let source: SceneLayer
+    /// What is drawn: the body, or during a text change the transition holding the old body
+    /// and the new.
     public let tree: PreparedLayer
+    /// The layer itself, without any transition (what the next change transitions from).
+    public let body: PreparedLayer
     /// A marquee's motion; `nil` for other layers.
     public let path: MarqueePath?
     /// Characters no font in the chain could draw.
@@ -12,24 +16,37 @@ public struct PreparedSceneLayer: Sendable {
     /// Whether the layer scrolls (a marquee whose text moves).
     public var scrolls: Bool { (path?.speed ?? 0) > 0 }
 
-    /// Prepares `source` for a board of `boardWidth x boardHeight`, added at scene time `beginTime`.
-    public init(_ source: SceneLayer, boardWidth: Int, boardHeight: Int, beginTime: Double, fonts: FontLibrary)
-        throws(FreeTypeError)
-    {
+    /// Prepares `source` for a board of `boardWidth x boardHeight`, added at scene time
+    /// `beginTime`; replacing `previous` with `transition`, which starts at `beginTime` too.
+    public init(
+        _ source: SceneLayer, boardWidth: Int, boardHeight: Int, beginTime: Double, fonts: FontLibrary,
+        replacing previous: PreparedSceneLayer? = nil, transition: Transition = .cut
+    ) throws(FreeTypeError) {
         self.source = source
+        let board = Rect(x: 0, y: 0, width: Double(boardWidth), height: Double(boardHeight))
+        var rect = board
         switch source {
         case .marquee(let text):
             let marquee = try PreparedTextLayer(
                 text, boardWidth: boardWidth, boardHeight: boardHeight, beginTime: beginTime, fonts: fonts)
-            tree = marquee.tree
+            body = marquee.tree
             path = marquee.path
+            rect = Rect(
+                x: Double(marquee.rect.x), y: Double(marquee.rect.y), width: Double(marquee.rect.width),
+                height: Double(marquee.rect.height))
         case .layer(let layer):
-            tree = try PreparedLayer(layer.resolvingBeginTimes(to: beginTime), fonts: fonts)
+            body = try PreparedLayer(layer.resolvingBeginTimes(to: beginTime), fonts: fonts)
             path = nil
         case .spotlight(let spotlight):
-            tree = try PreparedLayer(
+            body = try PreparedLayer(
                 spotlight.layerTree(boardWidth: boardWidth, boardHeight: boardHeight), fonts: fonts)
             path = nil
+        }
+        if let previous, transition.kind != .cut {
+            tree = transition.tree(
+                outgoing: previous.body, incoming: body, rect: rect, board: board.size, begin: beginTime)
+        } else {
+            tree = body
         }
     }
 }

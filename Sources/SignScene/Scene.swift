@@ -94,11 +94,13 @@ public struct TextLayer: Sendable, Equatable {
     public var marquee: Marquee
     /// Animations of the text itself (e.g. a `foregroundColor` pulse), by key path.
     public var textAnimations: [Animation<AnimatableValue>]
+    /// How a new text replaces the old one (`set-text` may choose another).
+    public var transition: Transition
 
     public init(
         id: String, text: String, frame: PixelRect? = nil, font: FontSpec = .defaultFace,
         fallbacks: [FontSpec] = [.unifont], color: Color = .white, marquee: Marquee = Marquee(),
-        textAnimations: [Animation<AnimatableValue>] = []
+        textAnimations: [Animation<AnimatableValue>] = [], transition: Transition = .cut
     ) {
         self.id = id
         self.text = text
@@ -108,5 +110,6 @@ public struct TextLayer: Sendable, Equatable {
         self.color = color
         self.marquee = marquee
         self.textAnimations = textAnimations
+        self.transition = transition
     }
 }

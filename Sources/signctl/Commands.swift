@@ -16,12 +16,20 @@ struct SetText: ParsableCommand {
     @Option(help: "now (default: from the next frame) or loop-end (when the current text is back home).")
     var when: String?
 
+    @Option(help: "How the new text replaces the old: cut, crossfade, slide or push (default: the layer's).")
+    var transition: String?
+
+    @Option(help: "Seconds the transition takes (default 0.4).")
+    var duration: Double?
+
     @OptionGroup var connection: Connection
 
     func run() throws {
         var arguments: [String: JSONValue] = ["text": .string(text)]
         if let layer { arguments["layer"] = .string(layer) }
         if let when { arguments["when"] = .string(when) }
+        if let transition { arguments["transition"] = .string(transition) }
+        if let duration { arguments["duration"] = .double(duration) }
         _ = try connection.request("set-text", arguments)
     }
 }
