@@ -6,32 +6,8 @@ import TOMLKit
 /// Reads `[[...animation]]` tables: a key path, its values (from / to / by, or keyframe
 /// values, or a spring), and CAMediaTiming's timing.
 extension ConfigReader {
-    /// What kind of value each animatable key path takes, and so how its values are written.
-    enum ValueKind {
-        case number, point, size, rect, color, numbers, colors, path
-
-        var example: String {
-            switch self {
-            case .number: return "a number"
-            case .point: return "[x, y]"
-            case .size: return "[width, height]"
-            case .rect: return "[x, y, width, height]"
-            case .color: return "a colour such as \"#ff8800\""
-            case .numbers: return "an array of numbers"
-            case .colors: return "an array of colours"
-            case .path: return "[x, y, width, height, corner radius]"
-            }
-        }
-    }
-
-    static let valueKinds: [String: ValueKind] = [
-        "opacity": .number, "position": .point, "position.x": .number, "position.y": .number, "bounds": .rect,
-        "bounds.size": .size, "anchorPoint": .point, "transform.translation": .point,
-        "transform.translation.x": .number,
-        "transform.translation.y": .number, "backgroundColor": .color, "borderColor": .color, "borderWidth": .number,
-        "cornerRadius": .number, "locations": .numbers, "colors": .colors, "startPoint": .point, "endPoint": .point,
-        "path": .path, "fillColor": .color, "strokeColor": .color, "lineWidth": .number, "foregroundColor": .color,
-    ]
+    typealias ValueKind = AnimatableValue.Kind
+    static var valueKinds: [String: ValueKind] { AnimatableValue.kinds }
 
     static let animationKeys: Set<String> = [
         "key_path", "from", "to", "by", "values", "key_times", "timing_functions", "calculation_mode", "duration",

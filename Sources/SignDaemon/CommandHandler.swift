@@ -18,6 +18,8 @@ public final class CommandHandler: Sendable {
         public var outputs: @Sendable () -> [any FrameSink] = { [] }
         /// Where `subscribe` registers a connection.
         public var events: EventBus?
+        /// Shows the layers (and background) of another config file; the problems found.
+        public var loadScene: @Sendable (String) -> [ConfigProblem] = { _ in [] }
 
         public init() {}
     }
@@ -106,6 +108,41 @@ public final class CommandHandler: Sendable {
             try store.selectZone(zone, layer: layer, now: clock.sceneTime())
             hooks.textChanged()
             return [:]
+        case "set-property":
+            let args = request.arguments
+            guard case .string(let layer)? = args["layer"] else {
+                throw ControlError(.invalidArgument, "set-property needs \"layer\" (an id)")
+            }
+            guard case .string(let keyPath)? = args["key_path"] else {
+                throw ControlError(.invalidArgument, "set-property needs \"key_path\" (e.g. \"opacity\")")
+            }
+            guard let value = args["value"] else {
+                throw ControlError(.invalidArgument, "set-property needs \"value\"")
+            }
+            try store.setProperty(keyPath, to: value, layer: layer, now: clock.sceneTime())
+            return [:]
+        case "stop", "start":
+            var layer: String?
+            if let value = request.arguments["layer"] {
+                guard case .string(let id) = value else {
+                    throw ControlError(.badRequest, "\"layer\" must be a string")
+                }
+                layer = id
+            }
+            try store.setRunning(request.command == "start", layer: layer, now: clock.sceneTime())
+            return [:]
+        case "load-scene":
+            guard case .string(let path)? = request.arguments["path"] else {
+                throw ControlError(.invalidArgument, "load-scene needs \"path\" (a config file)")
+            }
+            let problems = hooks.loadScene(path)
+            guard problems.isEmpty else {
+                throw ControlError(
+                    .invalidArgument,
+                    "the scene was not loaded:\n" + problems.map(\.description).joined(separator: "\n"))
+            }
+            hooks.textChanged()
+            return [:]
         case "reload":
             let problems = hooks.reload()
             guard problems.isEmpty else {
@@ -117,7 +154,8 @@ public final class CommandHandler: Sendable {
         default:
             throw ControlError(
                 .unknownCommand,
-                "no command \"\(request.command)\" (commands: ping, status, set-text, select-zone, reload, subscribe)")
+                "no command \"\(request.command)\" (commands: ping, status, set-text, select-zone, set-property, stop, start, load-scene, reload, subscribe)"
+            )
         }
     }
 

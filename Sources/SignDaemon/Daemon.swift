@@ -145,6 +145,7 @@ public final class Daemon: Sendable {
             SystemdNotifier.notify([statusLine()])
         }
         hooks.outputs = { [outputs] in outputs.all }
+        hooks.loadScene = { [self] path in loadScene(path) }
         hooks.events = events
         return hooks
     }
@@ -230,6 +231,43 @@ public final class Daemon: Sendable {
         config.withLock { $0 = new }
         saveState()
         logger.info("config reloaded", metadata: ["config": "\(options.configPath)", "fps": "\(new.display.fps)"])
+        return []
+    }
+
+    /// Shows the layers and background of another config file on the running board (same
+    /// size); outputs, frame rate and the control socket stay. A scene loaded this way lasts
+    /// until the next reload or restart.
+    public func loadScene(_ path: String) -> [ConfigProblem] {
+        let new: DaemonConfig
+        do {
+            new = try ConfigLoader.load(path: path, fonts: fonts)
+        } catch {
+            return error.problems
+        }
+        let running = config.withLock { $0 }
+        guard new.display.width == running.display.width, new.display.height == running.display.height else {
+            return [
+                ConfigProblem(
+                    file: path, line: 1, key: "display",
+                    message:
+                        "the scene is \(new.display.width)x\(new.display.height) but the board is \(running.display.width)x\(running.display.height)"
+                )
+            ]
+        }
+        var scene = running.scene
+        scene.layers = new.layers
+        scene.background = new.display.background
+        do {
+            let prepared = try PreparedScene(scene, replacing: store.scene, beginTime: clock.sceneTime(), fonts: fonts)
+            store.replace(with: prepared)
+        } catch {
+            return [ConfigProblem(file: path, line: 0, key: "-", message: "\(error)")]
+        }
+        config.withLock {
+            $0.layers = new.layers
+            $0.display.background = new.display.background
+        }
+        logger.info("scene loaded", metadata: ["scene": "\(path)"])
         return []
     }
 

@@ -51,8 +51,9 @@ final class RenderLoop: Sendable {
             loopsSeen = Array(repeating: (-.infinity, 0), count: scene.slots.count)
         }
         for (i, slot) in scene.slots.enumerated() {
-            guard let path = slot.layer(at: t).path, path.animation != nil else { continue }
-            let loops = path.loops(at: t)
+            let local = slot.localTime(t)
+            guard let path = slot.layer(at: local).path, path.animation != nil else { continue }
+            let loops = path.loops(at: local)
             let begin = path.timing.beginTime
             defer { loopsSeen[i] = (begin, loops) }
             guard loopsSeen[i].begin == begin, loops > loopsSeen[i].loops else { continue }

@@ -50,6 +50,70 @@ public final class SceneStore: Sendable {
         }
     }
 
+    /// Sets a property of a layer (`layer`, or a sublayer or mask inside it by id).
+    public func setProperty(_ keyPath: String, to raw: JSONValue, layer id: String, now: Double) throws(ControlError) {
+        guard let kind = AnimatableValue.kinds[keyPath] else {
+            throw ControlError(
+                .invalidArgument,
+                "\"\(keyPath)\" is not a layer property (one of: \(AnimatableValue.kinds.keys.sorted().joined(separator: ", ")))"
+            )
+        }
+        let numbers: [Double]? =
+            raw.doubleValue.map { [$0] }
+            ?? raw.arrayValue.flatMap { a in
+                let n = a.compactMap(\.doubleValue)
+                return n.count == a.count ? n : nil
+            }
+        let colors: [Color]? =
+            raw.stringValue.flatMap(Color.init(parsing:)).map { [$0] }
+            ?? raw.arrayValue.flatMap { a in
+                let c = a.compactMap { $0.stringValue.flatMap(Color.init(parsing:)) }
+                return c.count == a.count ? c : nil
+            }
+        guard let value = AnimatableValue.make(kind, numbers: numbers, colors: colors) else {
+            throw ControlError(.invalidArgument, "\"\(keyPath)\" takes \(kind.example)")
+        }
+        try changes.withLock { _ throws(ControlError) in
+            let base = scene
+            let found =
+                base.scene.layers.firstIndex { $0.id == id }
+                ?? base.scene.layers.firstIndex {
+                    if case .layer(let l) = $0 { return l.setting(keyPath, to: value, inLayer: id) != nil }
+                    return false
+                }
+            guard let index = found else { throw ControlError(.notFound, "no layer \"\(id)\"") }
+            let top = base.scene.layers[index].id
+            do throws(PreparedScene.PropertyChangeError) {
+                let changed = try base.settingProperty(
+                    keyPath, to: value, ofLayer: index, sublayer: top == id ? nil : id, now: now, fonts: fonts)
+                current.withLock { $0 = changed }
+            } catch {
+                switch error {
+                case .notALayer(let layer):
+                    throw ControlError(
+                        .invalidArgument,
+                        "layer \"\(layer)\" is a marquee or spotlight; set-property changes declared layers")
+                case .noProperty(let layer, let key):
+                    throw ControlError(.notFound, "layer \"\(layer)\" has no property \"\(key)\"")
+                case .font(let e): throw ControlError(.internal, "could not prepare the layer: \(e)")
+                }
+            }
+        }
+    }
+
+    /// Stops (`running` false) or restarts a layer's motion where it stood.
+    public func setRunning(_ running: Bool, layer id: String?, now: Double) throws(ControlError) {
+        try changes.withLock { _ throws(ControlError) in
+            let base = scene
+            let target = id ?? base.scene.mainLayerID ?? ""
+            guard let index = base.slotIndex(of: target) else {
+                throw ControlError(.notFound, "no layer \"\(target)\"")
+            }
+            let changed = base.setting(running: running, ofLayer: index, now: now)
+            current.withLock { $0 = changed }
+        }
+    }
+
     /// Longest text `set-text` accepts, in characters.
     public static let maxTextLength = 8192
 

@@ -14,6 +14,54 @@ public enum AnimatableValue: Sendable, Hashable {
     case colors([SIMD4<Double>])
     case path(RoundedRect)
 
+    /// The kind of value a key path takes.
+    public enum Kind: Sendable, Hashable {
+        case number, point, size, rect, color, numbers, colors, path
+
+        /// How a value of this kind is written in configs and requests.
+        public var example: String {
+            switch self {
+            case .number: return "a number"
+            case .point: return "[x, y]"
+            case .size: return "[width, height]"
+            case .rect: return "[x, y, width, height]"
+            case .color: return "a colour such as \"#ff8800\""
+            case .numbers: return "an array of numbers"
+            case .colors: return "an array of colours"
+            case .path: return "[x, y, width, height, corner radius]"
+            }
+        }
+    }
+
+    /// Every animatable key path and the kind of value it takes.
+    public static let kinds: [String: Kind] = [
+        "opacity": .number, "position": .point, "position.x": .number, "position.y": .number, "bounds": .rect,
+        "bounds.size": .size, "anchorPoint": .point, "transform.translation": .point,
+        "transform.translation.x": .number,
+        "transform.translation.y": .number, "backgroundColor": .color, "borderColor": .color, "borderWidth": .number,
+        "cornerRadius": .number, "locations": .numbers, "colors": .colors, "startPoint": .point, "endPoint": .point,
+        "path": .path, "fillColor": .color, "strokeColor": .color, "lineWidth": .number, "foregroundColor": .color,
+    ]
+
+    /// A value of `kind` from plain numbers and colours (as TOML and JSON carry them);
+    /// `nil` when they do not fit the kind.
+    public static func make(_ kind: Kind, numbers: [Double]?, colors: [Color]?) -> AnimatableValue? {
+        func count(_ n: Int) -> [Double]? { numbers.flatMap { $0.count == n ? $0 : nil } }
+        switch kind {
+        case .number: return count(1).map { .number($0[0]) }
+        case .point: return count(2).map { .point(Point(x: $0[0], y: $0[1])) }
+        case .size: return count(2).map { .size(Size(width: $0[0], height: $0[1])) }
+        case .rect: return count(4).map { .rect(Rect(x: $0[0], y: $0[1], width: $0[2], height: $0[3])) }
+        case .path:
+            return count(5).map {
+                .path(RoundedRect(rect: Rect(x: $0[0], y: $0[1], width: $0[2], height: $0[3]), cornerRadius: $0[4]))
+            }
+        case .numbers: return numbers.map { .numbers($0) }
+        case .color: return colors.flatMap { $0.count == 1 ? AnimatableValue($0[0]) : nil }
+        case .colors: return colors.map { .colors($0.map(AnimatableValue.rgba)) }
+        }
+    }
+
     public init(_ color: Color) {
         self = .color(Self.rgba(color))
     }

@@ -3,12 +3,7 @@ import SignGraphics
 /// Reading and writing a layer's animatable properties by Core Animation key path.
 extension Layer {
     /// The key paths animations may name.
-    public static let animatableKeyPaths: Set<String> = [
-        "opacity", "position", "position.x", "position.y", "bounds", "bounds.size", "transform.translation",
-        "transform.translation.x", "transform.translation.y", "backgroundColor", "borderColor", "borderWidth",
-        "cornerRadius", "anchorPoint", "locations", "colors", "startPoint", "endPoint", "path", "fillColor",
-        "strokeColor", "lineWidth", "foregroundColor",
-    ]
+    public static var animatableKeyPaths: Set<String> { Set(AnimatableValue.kinds.keys) }
 
     public subscript(keyPath keyPath: String) -> AnimatableValue? {
         get {
@@ -98,6 +93,29 @@ extension Layer {
         default:
             break
         }
+    }
+
+    /// This tree with the model value at `keyPath` of the layer `id` (this one when `nil`)
+    /// set to `value`; `nil` when no such layer has that property.
+    public func setting(_ keyPath: String, to value: AnimatableValue, inLayer id: String?) -> Layer? {
+        if id == nil || id == self.id {
+            var copy = self
+            guard copy[keyPath: keyPath] != nil else { return nil }
+            copy[keyPath: keyPath] = value
+            return copy[keyPath: keyPath] == self[keyPath: keyPath] && value != self[keyPath: keyPath] ? nil : copy
+        }
+        var copy = self
+        if let mask, let changed = mask.setting(keyPath, to: value, inLayer: id) {
+            copy.mask = changed
+            return copy
+        }
+        for (i, sublayer) in sublayers.enumerated() {
+            if let changed = sublayer.setting(keyPath, to: value, inLayer: id) {
+                copy.sublayers[i] = changed
+                return copy
+            }
+        }
+        return nil
     }
 
     /// This layer with its animations applied at parent time `t` (its presentation layer).

@@ -8,11 +8,35 @@ public struct PreparedScene: Sendable {
     public struct Slot: Sendable {
         public let current: PreparedSceneLayer
         public let next: (layer: PreparedSceneLayer, from: Double)?
+        /// The layer's own clock when stopped (`stop`), in its local time; `nil` while it runs.
+        public var pausedAt: Double?
+        /// How far the layer's clock is behind scene time, from its stops so far.
+        public var lag: Double = 0
 
-        /// The prepared layer in effect at scene time `t`.
+        public init(
+            current: PreparedSceneLayer, next: (layer: PreparedSceneLayer, from: Double)?, pausedAt: Double? = nil,
+            lag: Double = 0
+        ) {
+            self.current = current
+            self.next = next
+            self.pausedAt = pausedAt
+            self.lag = lag
+        }
+
+        /// The layer's local time at scene time `t`: frozen while stopped, behind by its
+        /// pauses otherwise (Core Animation's speed 0 / timeOffset idiom).
+        public func localTime(_ t: Double) -> Double { pausedAt ?? (t - lag) }
+
+        /// The prepared layer in effect at local time `t`.
         public func layer(at t: Double) -> PreparedSceneLayer {
             if let next, t >= next.from { return next.layer }
             return current
+        }
+
+        /// This slot showing `layer` (from local time `from`, if later), its clock unchanged.
+        func replacing(with layer: PreparedSceneLayer, from: Double? = nil, keeping shown: PreparedSceneLayer) -> Slot {
+            if let from { return Slot(current: shown, next: (layer, from), pausedAt: pausedAt, lag: lag) }
+            return Slot(current: layer, next: nil, pausedAt: pausedAt, lag: lag)
         }
     }
 
@@ -75,8 +99,10 @@ public struct PreparedScene: Sendable {
     /// A copy with layer `index` showing `text` from scene time `now` or from the end of its
     /// current loop (a layer that does not scroll changes at once).
     public func settingText(
-        _ text: String, ofLayer index: Int, when: When, now: Double, fonts: FontLibrary, transition: Transition? = nil
+        _ text: String, ofLayer index: Int, when: When, now sceneNow: Double, fonts: FontLibrary,
+        transition: Transition? = nil
     ) throws(TextChangeError) -> PreparedScene {
+        let now = slots[index].localTime(sceneNow)
         let shown = slots[index].layer(at: now)
         guard let source = shown.source.withText(text) else { throw .noText(layerID: shown.source.id) }
         let start = when == .loopEnd && shown.scrolls ? shown.path!.loopEnd(after: now) : now
@@ -86,33 +112,90 @@ public struct PreparedScene: Sendable {
             if transition == nil, case .marquee(let marquee) = source { effective = marquee.transition }
             prepared = try PreparedSceneLayer(
                 source, boardWidth: scene.width, boardHeight: scene.height, beginTime: start, fonts: fonts,
-                replacing: shown, transition: effective)
+                replacing: shown, transition: effective, addedAt: shown.addedAt)
         } catch {
             throw .font(error)
         }
         var slots = self.slots
-        slots[index] = start <= now ? Slot(current: prepared, next: nil) : Slot(current: shown, next: (prepared, start))
+        slots[index] = slots[index].replacing(with: prepared, from: start > now ? start : nil, keeping: shown)
         var scene = self.scene
         scene.layers[index] = source
         return PreparedScene(scene: scene, slots: slots)
     }
 
+    /// Why a property could not be set.
+    public enum PropertyChangeError: Error, Sendable {
+        /// Only layers declared as layers (not marquees or spotlights) take properties.
+        case notALayer(layerID: String)
+        /// No layer of that id has a property at that key path of that kind.
+        case noProperty(layerID: String, keyPath: String)
+        case font(FreeTypeError)
+    }
+
+    /// A copy with the model value at `keyPath` of layer `id` (inside top-level layer
+    /// `index`) set; its animations keep running.
+    public func settingProperty(
+        _ keyPath: String, to value: AnimatableValue, ofLayer index: Int, sublayer id: String?, now sceneNow: Double,
+        fonts: FontLibrary
+    ) throws(PropertyChangeError) -> PreparedScene {
+        let now = slots[index].localTime(sceneNow)
+        let shown = slots[index].layer(at: now)
+        guard case .layer(let layer) = shown.source else { throw .notALayer(layerID: shown.source.id) }
+        guard let changed = layer.setting(keyPath, to: value, inLayer: id) else {
+            throw .noProperty(layerID: id ?? layer.id, keyPath: keyPath)
+        }
+        let prepared: PreparedSceneLayer
+        do {
+            prepared = try PreparedSceneLayer(
+                .layer(changed), boardWidth: scene.width, boardHeight: scene.height, beginTime: shown.addedAt,
+                fonts: fonts)
+        } catch {
+            throw .font(error)
+        }
+        var slots = self.slots
+        slots[index] = slots[index].replacing(with: prepared, keeping: shown)
+        var scene = self.scene
+        scene.layers[index] = .layer(changed)
+        return PreparedScene(scene: scene, slots: slots)
+    }
+
+    /// A copy with layer `index`'s clock stopped (`running` false) or started again where it
+    /// stood (`running` true), at scene time `now`.
+    public func setting(running: Bool, ofLayer index: Int, now: Double) -> PreparedScene {
+        var slots = self.slots
+        var slot = slots[index]
+        if running, let pausedAt = slot.pausedAt {
+            slot.lag = now - pausedAt
+            slot.pausedAt = nil
+        } else if !running, slot.pausedAt == nil {
+            slot.pausedAt = slot.localTime(now)
+        }
+        slots[index] = slot
+        return PreparedScene(scene: scene, slots: slots)
+    }
+
     /// A copy with spotlight layer `index` moving to `zone` from scene time `now`; `nil` when
     /// the layer is not a spotlight.
-    public func selectingZone(_ zone: Int, ofLayer index: Int, now: Double, fonts: FontLibrary) throws(FreeTypeError)
+    public func selectingZone(_ zone: Int, ofLayer index: Int, now sceneNow: Double, fonts: FontLibrary)
+        throws(FreeTypeError)
         -> PreparedScene?
     {
-        guard case .spotlight(let spotlight) = slots[index].layer(at: now).source else { return nil }
+        let now = slots[index].localTime(sceneNow)
+        let shown = slots[index].layer(at: now)
+        guard case .spotlight(let spotlight) = shown.source else { return nil }
         let source = SceneLayer.spotlight(spotlight.selecting(zone, at: now))
         var slots = self.slots
-        slots[index] = Slot(
-            current: try PreparedSceneLayer(
-                source, boardWidth: scene.width, boardHeight: scene.height, beginTime: now, fonts: fonts), next: nil)
+        slots[index] = slots[index].replacing(
+            with: try PreparedSceneLayer(
+                source, boardWidth: scene.width, boardHeight: scene.height, beginTime: now, fonts: fonts),
+            keeping: shown)
         var scene = self.scene
         scene.layers[index] = source
         return PreparedScene(scene: scene, slots: slots)
     }
 
     /// The text a layer shows at scene time `t`.
-    public func text(ofLayer index: Int, at t: Double) -> String { slots[index].layer(at: t).source.text ?? "" }
+    public func text(ofLayer index: Int, at t: Double) -> String {
+        slots[index].layer(at: slots[index].localTime(t)).source.text ?? ""
+    }
 }

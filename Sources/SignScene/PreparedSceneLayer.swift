@@ -9,6 +9,9 @@ public struct PreparedSceneLayer: Sendable {
     public let tree: PreparedLayer
     /// The layer itself, without any transition (what the next change transitions from).
     public let body: PreparedLayer
+    /// The local time the layer was added: animations with beginTime 0 count from it, also
+    /// when the layer is prepared again for a change.
+    public let addedAt: Double
     /// A marquee's motion; `nil` for other layers.
     public let path: MarqueePath?
     /// Characters no font in the chain could draw.
@@ -20,9 +23,11 @@ public struct PreparedSceneLayer: Sendable {
     /// `beginTime`; replacing `previous` with `transition`, which starts at `beginTime` too.
     public init(
         _ source: SceneLayer, boardWidth: Int, boardHeight: Int, beginTime: Double, fonts: FontLibrary,
-        replacing previous: PreparedSceneLayer? = nil, transition: Transition = .cut
+        replacing previous: PreparedSceneLayer? = nil, transition: Transition = .cut, addedAt: Double? = nil
     ) throws(FreeTypeError) {
         self.source = source
+        let addedAt = addedAt ?? beginTime
+        self.addedAt = addedAt
         let board = Rect(x: 0, y: 0, width: Double(boardWidth), height: Double(boardHeight))
         var rect = board
         switch source {
@@ -35,7 +40,7 @@ public struct PreparedSceneLayer: Sendable {
                 x: Double(marquee.rect.x), y: Double(marquee.rect.y), width: Double(marquee.rect.width),
                 height: Double(marquee.rect.height))
         case .layer(let layer):
-            body = try PreparedLayer(layer.resolvingBeginTimes(to: beginTime), fonts: fonts)
+            body = try PreparedLayer(layer.resolvingBeginTimes(to: addedAt), fonts: fonts)
             path = nil
         case .spotlight(let spotlight):
             body = try PreparedLayer(

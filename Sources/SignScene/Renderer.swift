@@ -14,7 +14,8 @@ public final class Renderer {
     public func render(_ scene: PreparedScene, at t: Double, into frame: inout Frame) {
         compositor.begin()
         for slot in scene.slots {
-            compositor.draw(slot.layer(at: t).tree, at: t)
+            let local = slot.localTime(t)
+            compositor.draw(slot.layer(at: local).tree, at: local)
         }
         compositor.finish(over: scene.scene.background, into: &frame)
     }

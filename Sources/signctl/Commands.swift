@@ -109,3 +109,77 @@ struct Events: ParsableCommand {
         }
     }
 }
+
+/// `signctl set-property LAYER KEY-PATH VALUE`.
+struct SetProperty: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "set-property",
+        abstract: "Set a property of a declared layer (or of a sublayer or mask by id).",
+        discussion: """
+            VALUE is JSON where the property needs it: 0.5, [10, 4], "#ff8800", ["red", "white"]; \
+            a bare colour such as '#ff8800' works too. Example: signctl set-property panel borderColor '#ff0000'
+            """)
+
+    @Argument(help: "The layer's id.")
+    var layer: String
+
+    @Argument(help: "The key path, e.g. opacity, backgroundColor, locations, position.")
+    var keyPath: String
+
+    @Argument(help: "The value.")
+    var value: String
+
+    @OptionGroup var connection: Connection
+
+    func run() throws {
+        let parsed = (try? JSONValue.parse(Array(value.utf8))) ?? .string(value)
+        _ = try connection.request(
+            "set-property", ["layer": .string(layer), "key_path": .string(keyPath), "value": parsed])
+    }
+}
+
+/// `signctl stop` and `signctl start`.
+struct Stop: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Stop a layer's motion where it stands (default: the main layer).")
+
+    @Option(help: "The layer's id.")
+    var layer: String?
+
+    @OptionGroup var connection: Connection
+
+    func run() throws {
+        _ = try connection.request("stop", layer.map { ["layer": .string($0)] } ?? [:])
+    }
+}
+
+struct Start: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Start a stopped layer's motion again from where it stood.")
+
+    @Option(help: "The layer's id.")
+    var layer: String?
+
+    @OptionGroup var connection: Connection
+
+    func run() throws {
+        _ = try connection.request("start", layer.map { ["layer": .string($0)] } ?? [:])
+    }
+}
+
+/// `signctl load-scene FILE`.
+struct LoadScene: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "load-scene",
+        abstract: "Show the layers of another config file (same board size) until the next reload.")
+
+    @Argument(help: "The config file, as the daemon sees it (an absolute path is safest).")
+    var file: String
+
+    @OptionGroup var connection: Connection
+
+    func run() throws {
+        let path = file.hasPrefix("/") ? file : FileManager.default.currentDirectoryPath + "/" + file
+        _ = try connection.request("load-scene", ["path": .string(path)])
+    }
+}

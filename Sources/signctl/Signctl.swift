@@ -12,7 +12,9 @@ struct Signctl: ParsableCommand {
             The socket is --socket, else $SIGND_SOCKET, else /run/signd/control.sock.
             """,
         subcommands: [
-            SetText.self, SelectZone.self, Status.self, Reload.self, Events.self, Ping.self, Watch.self, Snapshot.self,
+            SetText.self, SelectZone.self, SetProperty.self, Stop.self, Start.self, LoadScene.self, Status.self,
+            Reload.self,
+            Events.self, Ping.self, Watch.self, Snapshot.self,
         ])
 }
 

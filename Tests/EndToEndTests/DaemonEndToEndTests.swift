@@ -192,3 +192,50 @@ struct EventTests {
         #expect(answered)
     }
 }
+
+@Suite("signctl layer commands")
+struct LayerCommandTests {
+    func frame(_ s: Scratch) throws -> [UInt8] {
+        let out = s.dir.appendingPathComponent("frame-\(UInt32.random(in: 0...UInt32.max)).rgb").path
+        _ = try run("/usr/bin/python3", [Paths.shmReader, s.name, "frame", out])
+        return [UInt8](try #require(FileManager.default.contents(atPath: out)))
+    }
+
+    @Test("set-property, stop, start and load-scene work from signctl against a running signd")
+    func commands() throws {
+        let s = try Scratch()
+        let config = try s.write(
+            s.config(
+                text: "Moving",
+                extra: "[[layer]]\nid = \"panel\"\ntype = \"plain\"\nx = 0\ny = 0\nwidth = 4\nheight = 4\n"
+            )
+            .replacingOccurrences(of: "speed = 0", with: "speed = 40"))
+        let daemon = try s.startSignd(config: config)
+        defer { s.stop(daemon) }
+        func ctl(_ args: [String]) throws -> Finished { try run(Paths.signctl, args + ["--socket", s.socket]) }
+
+        #expect(try ctl(["set-property", "panel", "backgroundColor", "#ff0000"]).status == 0)
+        Thread.sleep(forTimeInterval: 0.1)
+        #expect(Array(try frame(s).prefix(3)) == [255, 0, 0])
+        let wrongKind = try ctl(["set-property", "panel", "opacity", "#ff0000"])
+        #expect(wrongKind.status == 1 && wrongKind.stderr.contains("takes a number"))
+        #expect(try ctl(["set-property", "nope", "opacity", "0.5"]).status == 1)
+
+        #expect(try ctl(["stop"]).status == 0)
+        Thread.sleep(forTimeInterval: 0.1)
+        let a = try frame(s)
+        Thread.sleep(forTimeInterval: 0.3)
+        #expect(try frame(s) == a, "a stopped marquee stands still")
+        #expect(try ctl(["start"]).status == 0)
+        Thread.sleep(forTimeInterval: 0.3)
+        #expect(try frame(s) != a, "a started marquee moves again")
+
+        let scene = try s.write(s.config(text: "Loaded scene"), "scene.toml")
+        #expect(try ctl(["load-scene", scene]).status == 0)
+        #expect(try s.request("status")["text"] == "Loaded scene")
+        let wrongSize = try s.write(
+            s.config(text: "x").replacingOccurrences(of: "width = 64", with: "width = 32"), "small.toml")
+        let refused = try ctl(["load-scene", wrongSize])
+        #expect(refused.status == 1 && refused.stderr.contains("the board is 64x16"))
+    }
+}
