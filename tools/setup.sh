@@ -12,6 +12,7 @@ packages=(
   xfonts-base
   fonts-unifont
   fonts-dejavu-core  # an outline font with kerning, for the text tests
+  fonts-noto-color-emoji  # colour emoji in text
   systemd            # systemd-socket-activate, systemd-analyze
 )
 

@@ -7,3 +7,4 @@ static inline FT_Int32 signd_ft_load_target_mono(void) { return FT_LOAD_TARGET_M
 static inline int signd_ft_has_color(FT_Face face) { return FT_HAS_COLOR(face) ? 1 : 0; }
 static inline int signd_ft_has_kerning(FT_Face face) { return FT_HAS_KERNING(face) ? 1 : 0; }
 static inline int signd_ft_is_scalable(FT_Face face) { return FT_IS_SCALABLE(face) ? 1 : 0; }
+static inline FT_Int32 signd_ft_load_color(void) { return FT_LOAD_COLOR; }

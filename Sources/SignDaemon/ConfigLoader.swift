@@ -35,13 +35,20 @@ public enum ConfigLoader {
         }
         var reader = ConfigReader(file: file, keyLines: TOMLKeyLines(source: source))
         var config = DaemonConfig()
-        reader.rejectUnknownKeys(root, at: "", allowed: ["display", "control", "layer", "output", "preview", "state"])
+        reader.rejectUnknownKeys(
+            root, at: "", allowed: ["display", "control", "layer", "output", "preview", "state", "icons"])
         readDisplay(root, into: &config, &reader)
         readControl(root, into: &config, &reader)
         readPreview(root, into: &config, &reader)
         readState(root, into: &config, &reader)
+        readIcons(root, into: &config, &reader)
         readLayers(root, into: &config, &reader, fonts: fonts)
         readOutputs(root, into: &config, &reader)
+        for (i, layer) in config.layers.enumerated() {
+            for name in RichText.iconNames(in: layer.text ?? "") where config.icons[name] == nil {
+                reader.problem("layer[\(i)].text", "no icon \"\(name)\" in [icons]")
+            }
+        }
         if !reader.problems.isEmpty { throw ConfigError(problems: reader.problems) }
         return config
     }
@@ -54,6 +61,15 @@ public enum ConfigLoader {
         if let v = r.number(t, "fps", at: "display", in: 1...1000) { config.display.fps = v }
         if let v = r.color(t, "background", at: "display") { config.display.background = v }
         if let v = r.bool(t, "blank_on_stop", at: "display") { config.display.blankOnStop = v }
+    }
+
+    /// `[icons]`: name = "file.png" (relative to the config file), shown by `{icon:name}`.
+    private static func readIcons(_ root: TOMLTable, into config: inout DaemonConfig, _ r: inout ConfigReader) {
+        guard let t = r.table(root, "icons", at: "") else { return }
+        for name in t.keys.sorted() {
+            guard let content = r.imageContent(TOMLTable([name: t[name]!]), key: name, at: "icons") else { continue }
+            config.icons[name] = content.bitmap
+        }
     }
 
     private static func readState(_ root: TOMLTable, into config: inout DaemonConfig, _ r: inout ConfigReader) {
@@ -132,6 +148,7 @@ public enum ConfigLoader {
             let size = r.int(t, "font_size", at: path, in: 1...512) ?? defaultSize(forFont: fontName)
             let antialias = r.bool(t, "antialias", at: path) ?? true
             layer.font = FontSpec(name: fontName, size: size, antialias: antialias)
+            layer.fallbacks = FontSpec.defaultFallbacks(for: layer.font)
             if let value = t["fallback_fonts"] {
                 if let names = value.array?.compactMap({ $0.string }), names.count == value.array?.count {
                     layer.fallbacks = names.map {

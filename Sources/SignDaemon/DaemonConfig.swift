@@ -59,11 +59,15 @@ public struct DaemonConfig: Sendable, Equatable {
     public var outputs: [Output] = []
     public var preview = Preview()
     public var state = State()
+    /// Images text shows inline with `{icon:name}`.
+    public var icons: [String: ImageBitmap] = [:]
 
     public init() {}
 
     /// The scene the config describes.
     public var scene: Scene {
-        Scene(width: display.width, height: display.height, background: display.background, layers: layers)
+        var scene = Scene(width: display.width, height: display.height, background: display.background, layers: layers)
+        scene.icons = icons
+        return scene
     }
 }

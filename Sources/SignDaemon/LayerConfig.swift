@@ -88,7 +88,7 @@ extension ConfigReader {
         let size = int(t, "font_size", at: path, in: 1...512) ?? ConfigLoader.defaultSize(forFont: name)
         let antialias = bool(t, "antialias", at: path) ?? true
         let primary = FontSpec(name: name, size: size, antialias: antialias)
-        var fallbacks = [FontSpec.unifont]
+        var fallbacks = FontSpec.defaultFallbacks(for: primary)
         if let value = t["fallback_fonts"] {
             if let names = value.array?.compactMap({ $0.string }), names.count == value.array?.count {
                 fallbacks = names.map { FontSpec(name: $0, size: $0 == "unifont" ? 16 : size, antialias: antialias) }
@@ -148,9 +148,9 @@ extension ConfigReader {
 
     /// `image` (a PNG, relative to the config file) and `scaling`; the file is decoded now,
     /// so a missing or broken image is a config problem, never a failure in a frame.
-    mutating func imageContent(_ t: TOMLTable, at path: String) -> ImageContent? {
-        guard let name = string(t, "image", at: path) else {
-            problem("\(path).image", "missing: the PNG file to show")
+    mutating func imageContent(_ t: TOMLTable, key: String = "image", at path: String) -> ImageContent? {
+        guard let name = string(t, key, at: path) else {
+            problem("\(path).\(key)", "missing: the PNG file to show")
             return nil
         }
         let directory = file.split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/")
@@ -159,7 +159,7 @@ extension ConfigReader {
         do {
             return ImageContent(source: full, bitmap: try PNGImage.readImage(from: full), scaling: scaling)
         } catch {
-            problem("\(path).image", "cannot read the image: \(error.message) (\(full))")
+            problem("\(path).\(key)", "cannot read the image: \(error.message) (\(full))")
             return nil
         }
     }

@@ -127,6 +127,12 @@ public final class SceneStore: Sendable {
         }
         try changes.withLock { _ throws(ControlError) in
             let base = scene
+            for name in RichText.iconNames(in: text) where base.scene.icons[name] == nil {
+                let known = base.scene.icons.keys.sorted()
+                throw ControlError(
+                    .invalidArgument,
+                    "no icon \"\(name)\" (icons: \(known.isEmpty ? "none configured" : known.joined(separator: ", ")))")
+            }
             let target = id ?? base.scene.mainLayerID ?? ""
             guard let index = base.slotIndex(of: target) else {
                 throw ControlError(

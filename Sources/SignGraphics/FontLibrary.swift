@@ -62,8 +62,15 @@ public final class FontLibrary: Sendable {
                 let scalar = raw.properties.generalCategory == .control ? " " : raw
                 var faceNumber = 0
                 var index: UInt32 = 0
-                for (n, candidate) in chain.enumerated() {
-                    let i = candidate.face.glyphIndex(for: scalar)
+                // Characters Unicode presents as emoji come from a colour face when there is one,
+                // even if a text face has a monochrome glyph for them.
+                let order =
+                    scalar.properties.isEmojiPresentation
+                    ? chain.indices.filter { chain[$0].face.hasColor }
+                        + chain.indices.filter { !chain[$0].face.hasColor }
+                    : Array(chain.indices)
+                for n in order {
+                    let i = chain[n].face.glyphIndex(for: scalar)
                     if i != 0 {
                         faceNumber = n
                         index = i

@@ -8,6 +8,11 @@ final class FreeTypeFace {
     /// Whether the face is drawn 1-bit (bitmap fonts, or outlines with antialiasing off).
     let monochrome: Bool
     let hasKerning: Bool
+    /// Colour bitmaps (an emoji font): glyphs come as BGRA images.
+    let hasColor: Bool
+    /// For colour bitmap faces, which FreeType does not scale: the factor from the strike
+    /// to the requested pixel size.
+    let bitmapScale: Double
 
     /// Opens `path` and sizes it: a bitmap face (PCF, BDF) uses its strike closest to
     /// `pixelSize`; an outline face (TTF, OTF) is set to `pixelSize` pixels per em.
@@ -38,8 +43,12 @@ final class FreeTypeFace {
             FT_Done_Face(face)
             throw error
         }
-        self.monochrome = !scalable || !antialias
+        self.hasColor = signd_ft_has_color(face) != 0
+        self.monochrome = (!scalable || !antialias) && !hasColor
         self.hasKerning = signd_ft_has_kerning(face) != 0
+        let strike = Double(face.pointee.size.pointee.metrics.y_ppem)
+        // Noto Color Emoji's 109 ppem strike draws 128-pixel-high glyphs: scale by that height.
+        self.bitmapScale = hasColor && !scalable && strike > 0 ? Double(pixelSize) / (strike * 128 / 109) : 1
     }
 
     deinit { FT_Done_Face(face) }
@@ -47,7 +56,11 @@ final class FreeTypeFace {
     /// Ascender and descender (descender negative) in whole pixels at the selected size.
     var metrics: (ascender: Int, descender: Int) {
         let m = face.pointee.size.pointee.metrics
-        return (Int((m.ascender + 63) >> 6), Int(m.descender >> 6))
+        let ascender = Int((m.ascender + 63) >> 6), descender = Int(m.descender >> 6)
+        guard bitmapScale != 1 else { return (ascender, descender) }
+        return (
+            Int((Double(ascender) * bitmapScale).rounded(.up)), Int((Double(descender) * bitmapScale).rounded(.down))
+        )
     }
 
     /// The glyph index for a character, 0 when the face has none.
@@ -63,17 +76,37 @@ final class FreeTypeFace {
         return Int(delta.x)
     }
 
-    /// Loads and renders a glyph to a coverage bitmap with its bearings and advance.
+    /// Loads and renders a glyph: a coverage bitmap, or for a colour face a premultiplied
+    /// image (scaled to the requested size by area averaging), with bearings and advance.
     func render(glyph index: UInt32) throws(FreeTypeError) -> GlyphBitmap {
         var flags = FT_Int32(FT_LOAD_RENDER)
         if monochrome { flags |= signd_ft_load_target_mono() }
+        if hasColor { flags |= signd_ft_load_color() }
         try check(FT_Load_Glyph(face, index, flags), "FT_Load_Glyph", path: path)
         let slot = face.pointee.glyph!
         let bitmap = slot.pointee.bitmap
         let width = Int(bitmap.width), rows = Int(bitmap.rows), pitch = Int(bitmap.pitch)
+        let mode = FT_Pixel_Mode(UInt32(bitmap.pixel_mode))
+        if mode == FT_PIXEL_MODE_BGRA, let buffer = bitmap.buffer {
+            // FreeType's BGRA is premultiplied already.
+            var rgba = [Canvas.Pixel](repeating: .zero, count: width * rows)
+            for y in 0..<rows {
+                let row = buffer + y * pitch
+                for x in 0..<width {
+                    let b = Float(row[x * 4]), g = Float(row[x * 4 + 1]), r = Float(row[x * 4 + 2]),
+                        a = Float(row[x * 4 + 3])
+                    rgba[y * width + x] = Canvas.Pixel(r, g, b, a) / 255
+                }
+            }
+            let image = ImageBitmap(width: width, height: rows, premultiplied: rgba).scaled(by: bitmapScale)
+            return GlyphBitmap(
+                bitmap: AlphaBitmap(width: 0, height: 0), color: image,
+                left: Int((Double(slot.pointee.bitmap_left) * bitmapScale).rounded()),
+                top: Int((Double(slot.pointee.bitmap_top) * bitmapScale).rounded()),
+                advance: Int((Double(slot.pointee.advance.x) * bitmapScale).rounded()))
+        }
         var coverage = [UInt8](repeating: 0, count: width * rows)
         if let buffer = bitmap.buffer, width > 0, rows > 0 {
-            let mode = FT_Pixel_Mode(UInt32(bitmap.pixel_mode))
             for y in 0..<rows {
                 let row = buffer + y * pitch
                 for x in 0..<width {
@@ -90,7 +123,7 @@ final class FreeTypeFace {
             }
         }
         return GlyphBitmap(
-            bitmap: AlphaBitmap(width: width, height: rows, coverage: coverage),
+            bitmap: AlphaBitmap(width: width, height: rows, coverage: coverage), color: nil,
             left: Int(slot.pointee.bitmap_left), top: Int(slot.pointee.bitmap_top),
             advance: Int(slot.pointee.advance.x))
     }
@@ -98,7 +131,10 @@ final class FreeTypeFace {
 
 /// A rendered glyph: its coverage and where it sits relative to the pen on the baseline.
 public struct GlyphBitmap: Sendable, Equatable {
+    /// Coverage, for an ordinary glyph drawn in the text's colour.
     public let bitmap: AlphaBitmap
+    /// The glyph's own colours, for a colour (emoji) glyph.
+    public let color: ImageBitmap?
     /// Pixels from the pen position to the bitmap's left edge.
     public let left: Int
     /// Pixels from the baseline up to the bitmap's top row.

@@ -18,6 +18,40 @@ public struct ImageBitmap: Sendable, Equatable {
         }
     }
 
+    /// From premultiplied pixels.
+    public init(width: Int, height: Int, premultiplied: [Canvas.Pixel]) {
+        precondition(premultiplied.count == width * height, "pixel count does not match the size")
+        self.width = width
+        self.height = height
+        pixels = premultiplied
+    }
+
+    /// Shrunk (or grown) by `factor`, each new pixel the area average of the old ones it
+    /// covers, so small emoji stay legible rather than aliased.
+    public func scaled(by factor: Double) -> ImageBitmap {
+        guard factor != 1, factor > 0 else { return self }
+        let w = max(1, Int((Double(width) * factor).rounded())), h = max(1, Int((Double(height) * factor).rounded()))
+        let sx = Double(width) / Double(w), sy = Double(height) / Double(h)
+        var out = [Canvas.Pixel](repeating: .zero, count: w * h)
+        for y in 0..<h {
+            for x in 0..<w {
+                var sum = Canvas.Pixel.zero
+                var area: Float = 0
+                let x0 = Double(x) * sx, x1 = x0 + sx, y0 = Double(y) * sy, y1 = y0 + sy
+                for v in Int(y0)..<min(height, Int(y1.rounded(.up))) {
+                    let wy = Float(Canvas.overlap(v, y0, y1))
+                    for u in Int(x0)..<min(width, Int(x1.rounded(.up))) {
+                        let weight = wy * Float(Canvas.overlap(u, x0, x1))
+                        sum += pixels[v * width + u] * weight
+                        area += weight
+                    }
+                }
+                out[y * w + x] = area > 0 ? sum / area : .zero
+            }
+        }
+        return ImageBitmap(width: w, height: h, premultiplied: out)
+    }
+
     /// How an image is resampled to the layer's size.
     public enum Scaling: String, Sendable, Hashable, CaseIterable {
         /// Each pixel takes the nearest texel: crisp pixel art.
@@ -60,6 +94,48 @@ extension Canvas {
                         p = top * (1 - fy) + bottom * fy
                     }
                     let s = p * (opacity * c)
+                    let i = y * width + x
+                    pixels[i] = s + pixels[i] * (1 - s.w)
+                }
+            }
+        }
+    }
+}
+
+extension Canvas {
+    /// Draws `image` at its own size at a fractional position: `smooth` box-filters the
+    /// sub-pixel offset, otherwise it is floored; with `tilePeriod` copies repeat sideways.
+    /// How rich text (colour spans, emoji, icons) moves like plain text.
+    public mutating func draw(
+        _ image: ImageBitmap, at origin: Point, opacity: Float, smooth: Bool, tilePeriod: Double? = nil, clip: Rect
+    ) {
+        guard image.width > 0, image.height > 0 else { return }
+        let ox = smooth ? origin.x : origin.x.rounded(.down), oy = smooth ? origin.y : origin.y.rounded(.down)
+        let b = clip.pixelBounds(clippedTo: width, height)
+        guard b.x0 < b.x1, b.y0 < b.y1 else { return }
+        let baseX = Int(ox.rounded(.down)), baseY = Int(oy.rounded(.down))
+        let wx1 = Float(ox - ox.rounded(.down)), wx0 = 1 - wx1, wy1 = Float(oy - oy.rounded(.down)), wy0 = 1 - wy1
+        let period = tilePeriod.map { Int($0.rounded()) } ?? 0
+        image.pixels.withUnsafeBufferPointer { src in
+            func texel(_ col: Int, _ row: Int) -> Pixel {
+                guard row >= 0, row < image.height else { return .zero }
+                var c = col
+                if period > 0 {
+                    c %= period
+                    if c < 0 { c += period }
+                }
+                guard c >= 0, c < image.width else { return .zero }
+                return src[row * image.width + c]
+            }
+            for y in max(b.y0, baseY)..<min(b.y1, baseY + image.height + 1) {
+                let r = y - baseY
+                for x in b.x0..<b.x1 {
+                    let col = x - baseX
+                    if period == 0 && (col < 0 || col > image.width) { continue }
+                    let top = texel(col, r) * wx0 + texel(col - 1, r) * wx1
+                    let bottom = texel(col, r - 1) * wx0 + texel(col - 1, r - 1) * wx1
+                    let s = (top * wy0 + bottom * wy1) * opacity
+                    guard s.w > 0 else { continue }
                     let i = y * width + x
                     pixels[i] = s + pixels[i] * (1 - s.w)
                 }

@@ -61,22 +61,27 @@ public final class Compositor {
                 canvases[dst].fill(frame, with: gradient, opacity: opacity, clip: clip)
             }
         case .text(let content):
+            let lineHeight = prepared.text?.height ?? prepared.richText?.height ?? 0
+            var x = frame.minX
+            switch content.alignment {
+            case .left: break
+            case .center: x += ((frame.width - prepared.textWidth) / 2).rounded(.down)
+            case .right: x += frame.width - prepared.textWidth
+            }
+            let origin = Point(x: x, y: frame.minY + ((frame.height - Double(lineHeight)) / 2).rounded(.down))
+            // A repeating strip is endless sideways: only its rows are bounded by the layer.
+            let textClip =
+                content.repeatGap == nil
+                ? inside : Rect(x: clip.minX, y: inside.minY, width: clip.width, height: inside.height)
+            let period = content.repeatGap.map { prepared.textWidth + $0 }
             if let bitmap = prepared.text {
-                var x = frame.minX
-                switch content.alignment {
-                case .left: break
-                case .center: x += ((frame.width - prepared.textWidth) / 2).rounded(.down)
-                case .right: x += frame.width - prepared.textWidth
-                }
-                let y = frame.minY + ((frame.height - Double(bitmap.height)) / 2).rounded(.down)
-                // A repeating strip is endless sideways: only its rows are bounded by the layer.
-                let textClip =
-                    content.repeatGap == nil
-                    ? inside : Rect(x: clip.minX, y: inside.minY, width: clip.width, height: inside.height)
                 canvases[dst].draw(
-                    bitmap, at: Point(x: x, y: y), color: content.color, opacity: opacity,
-                    smooth: layer.motion == .smooth,
-                    tilePeriod: content.repeatGap.map { prepared.textWidth + $0 }, clip: textClip)
+                    bitmap, at: origin, color: content.color, opacity: opacity, smooth: layer.motion == .smooth,
+                    tilePeriod: period, clip: textClip)
+            } else if let rich = prepared.richText {
+                canvases[dst].draw(
+                    rich, at: origin, opacity: opacity, smooth: layer.motion == .smooth, tilePeriod: period,
+                    clip: textClip)
             }
         case .image(let image):
             canvases[dst].draw(image.bitmap, in: frame, scaling: image.scaling, opacity: opacity, clip: clip)

@@ -4,8 +4,10 @@ import SignGraphics
 /// per frame), mirrored by the layer's sublayers and mask.
 public struct PreparedLayer: Sendable {
     public let model: Layer
-    /// The rasterised line, for a text layer.
+    /// The rasterised line, for a text layer in one colour.
     public let text: AlphaBitmap?
+    /// The line in its own colours, for marked-up text or text with colour glyphs.
+    public let richText: ImageBitmap?
     /// Advance width of the text in pixels.
     public let textWidth: Double
     /// Characters no font in the chain could draw.
@@ -13,20 +15,36 @@ public struct PreparedLayer: Sendable {
     public let sublayers: [PreparedLayer]
     public let mask: [PreparedLayer]
 
-    public init(_ layer: Layer, fonts: FontLibrary) throws(FreeTypeError) {
+    /// Prepares `layer`; `icons` are the images `{icon:name}` in text refers to.
+    public init(_ layer: Layer, fonts: FontLibrary, icons: [String: ImageBitmap] = [:]) throws(FreeTypeError) {
         model = layer
         if case .text(let content) = layer.content {
-            let run = try fonts.layout(content.text, primary: content.font, fallbacks: content.fallbacks)
-            text = run.rasterize()
-            textWidth = Double(run.width)
-            missing = run.missing
+            if let rich = try RichTextRaster(
+                content.text, font: content.font, fallbacks: content.fallbacks, color: content.color, icons: icons,
+                fonts: fonts)
+            {
+                text = nil
+                richText = rich.image
+                textWidth = Double(rich.width)
+                missing = rich.missing
+            } else {
+                let run = try fonts.layout(content.text, primary: content.font, fallbacks: content.fallbacks)
+                text = run.rasterize()
+                richText = nil
+                textWidth = Double(run.width)
+                missing = run.missing
+            }
         } else {
             text = nil
+            richText = nil
             textWidth = 0
             missing = []
         }
-        sublayers = try layer.sublayers.map { sub throws(FreeTypeError) in try PreparedLayer(sub, fonts: fonts) }
-        mask = try layer.mask.map { m throws(FreeTypeError) in [try PreparedLayer(m, fonts: fonts)] } ?? []
+        sublayers = try layer.sublayers.map { sub throws(FreeTypeError) in
+            try PreparedLayer(sub, fonts: fonts, icons: icons)
+        }
+        mask =
+            try layer.mask.map { m throws(FreeTypeError) in [try PreparedLayer(m, fonts: fonts, icons: icons)] } ?? []
     }
 
     /// A content-less layer holding trees already prepared (no FreeType work): how
@@ -34,6 +52,7 @@ public struct PreparedLayer: Sendable {
     public init(wrapping sublayers: [PreparedLayer], in layer: Layer) {
         model = layer
         text = nil
+        richText = nil
         textWidth = 0
         missing = []
         self.sublayers = sublayers

@@ -49,7 +49,8 @@ public struct PreparedScene: Sendable {
         self.slots = try scene.layers.map { layer throws(FreeTypeError) in
             Slot(
                 current: try PreparedSceneLayer(
-                    layer, boardWidth: scene.width, boardHeight: scene.height, beginTime: beginTime, fonts: fonts),
+                    layer, boardWidth: scene.width, boardHeight: scene.height, beginTime: beginTime, fonts: fonts,
+                    icons: scene.icons),
                 next: nil)
         }
     }
@@ -68,7 +69,8 @@ public struct PreparedScene: Sendable {
             }
             return Slot(
                 current: try PreparedSceneLayer(
-                    layer, boardWidth: scene.width, boardHeight: scene.height, beginTime: beginTime, fonts: fonts),
+                    layer, boardWidth: scene.width, boardHeight: scene.height, beginTime: beginTime, fonts: fonts,
+                    icons: scene.icons),
                 next: nil)
         }
     }
@@ -112,7 +114,7 @@ public struct PreparedScene: Sendable {
             if transition == nil, case .marquee(let marquee) = source { effective = marquee.transition }
             prepared = try PreparedSceneLayer(
                 source, boardWidth: scene.width, boardHeight: scene.height, beginTime: start, fonts: fonts,
-                replacing: shown, transition: effective, addedAt: shown.addedAt)
+                replacing: shown, transition: effective, addedAt: shown.addedAt, icons: scene.icons)
         } catch {
             throw .font(error)
         }
@@ -148,7 +150,7 @@ public struct PreparedScene: Sendable {
         do {
             prepared = try PreparedSceneLayer(
                 .layer(changed), boardWidth: scene.width, boardHeight: scene.height, beginTime: shown.addedAt,
-                fonts: fonts)
+                fonts: fonts, icons: scene.icons)
         } catch {
             throw .font(error)
         }
@@ -187,7 +189,8 @@ public struct PreparedScene: Sendable {
         var slots = self.slots
         slots[index] = slots[index].replacing(
             with: try PreparedSceneLayer(
-                source, boardWidth: scene.width, boardHeight: scene.height, beginTime: now, fonts: fonts),
+                source, boardWidth: scene.width, boardHeight: scene.height, beginTime: now, fonts: fonts,
+                icons: scene.icons),
             keeping: shown)
         var scene = self.scene
         scene.layers[index] = source

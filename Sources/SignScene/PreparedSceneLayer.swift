@@ -23,7 +23,8 @@ public struct PreparedSceneLayer: Sendable {
     /// `beginTime`; replacing `previous` with `transition`, which starts at `beginTime` too.
     public init(
         _ source: SceneLayer, boardWidth: Int, boardHeight: Int, beginTime: Double, fonts: FontLibrary,
-        replacing previous: PreparedSceneLayer? = nil, transition: Transition = .cut, addedAt: Double? = nil
+        replacing previous: PreparedSceneLayer? = nil, transition: Transition = .cut, addedAt: Double? = nil,
+        icons: [String: ImageBitmap] = [:]
     ) throws(FreeTypeError) {
         self.source = source
         let addedAt = addedAt ?? beginTime
@@ -33,14 +34,15 @@ public struct PreparedSceneLayer: Sendable {
         switch source {
         case .marquee(let text):
             let marquee = try PreparedTextLayer(
-                text, boardWidth: boardWidth, boardHeight: boardHeight, beginTime: beginTime, fonts: fonts)
+                text, boardWidth: boardWidth, boardHeight: boardHeight, beginTime: beginTime, fonts: fonts, icons: icons
+            )
             body = marquee.tree
             path = marquee.path
             rect = Rect(
                 x: Double(marquee.rect.x), y: Double(marquee.rect.y), width: Double(marquee.rect.width),
                 height: Double(marquee.rect.height))
         case .layer(let layer):
-            body = try PreparedLayer(layer.resolvingBeginTimes(to: addedAt), fonts: fonts)
+            body = try PreparedLayer(layer.resolvingBeginTimes(to: addedAt), fonts: fonts, icons: icons)
             path = nil
         case .spotlight(let spotlight):
             body = try PreparedLayer(

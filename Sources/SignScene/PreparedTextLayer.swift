@@ -22,26 +22,34 @@ public struct PreparedTextLayer: Sendable {
     /// Lays out `layer` for a board of `boardWidth x boardHeight`, its motion starting at
     /// scene time `beginTime`.
     public init(
-        _ layer: TextLayer, boardWidth: Int, boardHeight: Int, beginTime: Double, fonts: FontLibrary
+        _ layer: TextLayer, boardWidth: Int, boardHeight: Int, beginTime: Double, fonts: FontLibrary,
+        icons: [String: ImageBitmap] = [:]
     ) throws(FreeTypeError) {
         let rect = layer.frame ?? PixelRect(x: 0, y: 0, width: boardWidth, height: boardHeight)
-        let run = try fonts.layout(layer.text, primary: layer.font, fallbacks: layer.fallbacks)
+        // Measured as the strip will draw it (plain or rich); FreeType's glyph cache makes the
+        // second layout below free.
+        let measured = try PreparedLayer(
+            Layer(
+                content: .text(
+                    TextContent(text: layer.text, font: layer.font, fallbacks: layer.fallbacks, color: layer.color))),
+            fonts: fonts, icons: icons)
+        let textWidth = Int(measured.textWidth)
         self.layer = layer
         self.rect = rect
-        self.textWidth = run.width
+        self.textWidth = textWidth
 
         let width = Double(rect.width), height = Double(rect.height)
         let fade = min(max(layer.marquee.fade.pixels(ofWidth: rect.width), 0), width / 2)
-        let fits = Double(run.width) <= width - 2 * fade
+        let fits = Double(textWidth) <= width - 2 * fade
         scrolls = layer.marquee.scroll == .always || !fits
         let gap = layer.marquee.gapPixels(layerWidth: rect.width)
         let mode = layer.marquee.mode
-        let home = scrolls ? fade.rounded(.up) : Double((rect.width - run.width) / 2)
+        let home = scrolls ? fade.rounded(.up) : Double((rect.width - textWidth) / 2)
         let speed = scrolls ? layer.marquee.speed : 0
         // Left-right travels across the overflow (leftwards) or the free space (rightwards).
-        let bounce = (width - 2 * fade.rounded(.up)) - Double(run.width)
+        let bounce = (width - 2 * fade.rounded(.up)) - Double(textWidth)
         path = MarqueePath(
-            home: home, cycle: Double(run.width + gap), speed: speed, beginTime: beginTime, mode: mode,
+            home: home, cycle: Double(textWidth + gap), speed: speed, beginTime: beginTime, mode: mode,
             pause: layer.marquee.pause,
             bounce: bounce)
 
@@ -52,7 +60,7 @@ public struct PreparedTextLayer: Sendable {
                 TextContent(
                     text: layer.text, font: layer.font, fallbacks: layer.fallbacks, color: layer.color,
                     repeatGap: repeats ? Double(gap) : nil)),
-            frame: Rect(x: home, y: 0, width: max(Double(run.width), 1), height: height))
+            frame: Rect(x: home, y: 0, width: max(Double(textWidth), 1), height: height))
         strip.motion = layer.marquee.motion
         strip.animations = layer.textAnimations + (path.animation.map { [$0] } ?? [])
         var container = Layer(
@@ -66,6 +74,6 @@ public struct PreparedTextLayer: Sendable {
                     ramp: ColorRamp(colors: [.clear, .white, .white, .clear], locations: [0, f, 1 - f, 1]),
                     startPoint: Point(x: 0, y: 0.5), endPoint: Point(x: 1, y: 0.5))),
             frame: Rect(x: 0, y: 0, width: width, height: height))
-        tree = try PreparedLayer(container.resolvingBeginTimes(to: beginTime), fonts: fonts)
+        tree = try PreparedLayer(container.resolvingBeginTimes(to: beginTime), fonts: fonts, icons: icons)
     }
 }

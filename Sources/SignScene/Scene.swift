@@ -9,6 +9,8 @@ public struct Scene: Sendable, Equatable {
     public var background: Color
     /// Drawn first to last; the first that shows text is the main text layer.
     public var layers: [SceneLayer]
+    /// Images text may show inline as `{icon:name}`.
+    public var icons: [String: ImageBitmap] = [:]
 
     public init(width: Int, height: Int, background: Color = .black, layers: [SceneLayer]) {
         self.width = width

@@ -30,7 +30,7 @@ struct ConfigLoaderTests {
         #expect(config.outputs == [.sharedMemory(name: "demo", mode: 0o640, group: nil)])
     }
 
-    @Test("defaults: misc-fixed 6x10 with unifont fallback, 30 px/s, the seed's 2.6 % fade")
+    @Test("defaults: misc-fixed 6x10 with unifont and colour emoji fallbacks, 30 px/s, the seed's 2.6 % fade")
     func defaults() throws {
         let config = try ConfigLoader.parse("[[layer]]\ntext = \"x\"\n", file: "t.toml", fonts: nil)
         guard case .marquee(let layer) = config.layers[0] else {
@@ -39,7 +39,7 @@ struct ConfigLoaderTests {
         }
         #expect(layer.id == "main")
         #expect(layer.font == FontSpec(name: "6x10", size: 10))
-        #expect(layer.fallbacks == [.unifont])
+        #expect(layer.fallbacks == [.unifont, .emoji(size: 10)])
         #expect(layer.marquee == Marquee(speed: 30, gap: nil, fade: .fraction(0.026), scroll: .always, motion: .smooth))
         #expect(config.preview.terminal == .auto)
     }
@@ -183,5 +183,13 @@ struct ConfigLoaderTests {
     func missingImage() {
         let found = problems("[[layer]]\ntype = \"image\"\nimage = \"no-such.png\"\n")
         #expect(found.count == 1 && found[0].hasPrefix("t.toml:3: layer[0].image: cannot read the image:"))
+    }
+
+    @Test("text naming an icon that is not in [icons] is a problem")
+    func unknownIcon() {
+        #expect(
+            problems("[[layer]]\ntext = \"tea {icon:cup}\"\n") == [
+                "t.toml:2: layer[0].text: no icon \"cup\" in [icons]"
+            ])
     }
 }

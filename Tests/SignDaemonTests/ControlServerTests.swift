@@ -85,6 +85,7 @@ struct ControlServerTests {
             (#"{"cmd": "select-zone"}"#, "invalid-argument"),
             (#"{"cmd": "select-zone", "zone": [1]}"#, "bad-request"),
             (#"{"cmd": "subscribe", "events": ["sunrise"]}"#, "invalid-argument"),
+            (#"{"cmd": "set-text", "text": "x {icon:cup}"}"#, "invalid-argument"),
             (#"{"cmd": "subscribe", "events": "loop-end"}"#, "bad-request"),
         ])
     func errors(line: String, code: String) throws {
