@@ -41,4 +41,19 @@ public struct Frame: Sendable, Equatable {
         let i = (y * width + x) * 3
         return Color(red: pixels[i], green: pixels[i + 1], blue: pixels[i + 2])
     }
+
+    /// The frame enlarged pixel for pixel by a whole factor (for looking at it on a screen).
+    public func enlarged(by factor: Int) -> Frame {
+        guard factor > 1 else { return self }
+        var out = Frame(width: width * factor, height: height * factor)
+        for y in 0..<out.height {
+            for x in 0..<out.width {
+                let s = ((y / factor) * width + x / factor) * 3, d = (y * out.width + x) * 3
+                out.pixels[d] = pixels[s]
+                out.pixels[d + 1] = pixels[s + 1]
+                out.pixels[d + 2] = pixels[s + 2]
+            }
+        }
+        return out
+    }
 }

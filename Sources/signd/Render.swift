@@ -24,7 +24,11 @@ struct Render: ParsableCommand {
     )
     var out: String?
 
+    @Option(help: "Enlarge .gif and .png output by this whole factor, pixel for pixel (default 1).")
+    var scale: Int = 1
+
     func validate() throws {
+        guard (1...16).contains(scale) else { throw ValidationError("--scale must be from 1 to 16") }
         guard frames > 0 else { throw ValidationError("--frames must be at least 1") }
         if let fps, !(fps > 0 && fps <= 1000) { throw ValidationError("--fps must be between 0 and 1000") }
         if let out, ![".gif", ".png", ".rgb"].contains(where: { out.hasSuffix($0) }) {
@@ -53,7 +57,8 @@ struct Render: ParsableCommand {
             }
             raw = FileHandle(forWritingAtPath: out)
         }
-        var gif = out?.hasSuffix(".gif") == true ? GIFEncoder(width: frame.width, height: frame.height, fps: rate) : nil
+        var gif =
+            out?.hasSuffix(".gif") == true ? GIFEncoder(width: frame.width * scale, height: frame.height * scale, fps: rate) : nil
         // Only rendering is timed: the summary line is the renderer's speed.
         var seconds = 0.0
         for k in 0..<frames {
@@ -61,10 +66,10 @@ struct Render: ParsableCommand {
             renderer.render(scene, at: Double(k) / rate, into: &frame)
             seconds += Date().timeIntervalSince(start)
             if let raw { raw.write(Data(frame.pixels)) }
-            gif?.add(frame)
+            gif?.add(frame.enlarged(by: scale))
         }
         try raw?.close()
-        if let out, out.hasSuffix(".png") { try PNGImage.write(frame, to: out) }
+        if let out, out.hasSuffix(".png") { try PNGImage.write(frame.enlarged(by: scale), to: out) }
         if let out, let gif {
             guard FileManager.default.createFile(atPath: out, contents: Data(gif.encode())) else {
                 writeStandardError("signd: cannot write \(out)\n")
