@@ -35,13 +35,19 @@ public struct Canvas: Sendable {
     }
 
     /// Source-over of another canvas of the same size, scaled by `opacity`, within the rows
-    /// and columns of `bounds`.
+    /// and columns of `bounds`; transparent source pixels are skipped.
     public mutating func composite(_ other: Canvas, opacity: Float, in bounds: (x0: Int, y0: Int, x1: Int, y1: Int)) {
-        guard other.width == width, other.height == height else { return }
+        guard other.width == width, other.height == height, bounds.x0 < bounds.x1 else { return }
         other.pixels.withUnsafeBufferPointer { src in
             pixels.withUnsafeMutableBufferPointer { dst in
                 for y in bounds.y0..<bounds.y1 {
                     for i in (y * width + bounds.x0)..<(y * width + bounds.x1) {
+                        let a = src[i].w
+                        if a == 0 { continue }
+                        if a == 1 && opacity == 1 {
+                            dst[i] = src[i]
+                            continue
+                        }
                         let s = src[i] * opacity
                         dst[i] = s + dst[i] * (1 - s.w)
                     }
@@ -66,17 +72,48 @@ public struct Canvas: Sendable {
     /// The canvas over an opaque background, as an RGB888 frame (written in place).
     public func write(into frame: inout Frame, over background: Color) {
         let bg = Canvas.premultiplied(Color(red: background.red, green: background.green, blue: background.blue))
+        let black = background.red == 0 && background.green == 0 && background.blue == 0
+        /// Round to the nearest 0...255 without a checked conversion: adding 2^23 leaves the
+        /// rounded integer in the low bits of the float's mantissa.
+        @inline(__always) func byte(_ v: Float) -> UInt8 {
+            UInt8(truncatingIfNeeded: (Swift.min(Swift.max(v * 255, 0), 255) + 8_388_608).bitPattern)
+        }
         pixels.withUnsafeBufferPointer { src in
             frame.pixels.withUnsafeMutableBufferPointer { dst in
-                for i in 0..<min(src.count, frame.width * frame.height) {
-                    let p = src[i] + bg * (1 - src[i].w)
-                    let scaled = (p * 255 + 0.5).clamped(
-                        lowerBound: Pixel(repeating: 0), upperBound: Pixel(repeating: 255))
-                    dst[i * 3] = UInt8(scaled.x)
-                    dst[i * 3 + 1] = UInt8(scaled.y)
-                    dst[i * 3 + 2] = UInt8(scaled.z)
+                let n = Swift.min(src.count, frame.width * frame.height)
+                for i in 0..<n {
+                    let p = black ? src[i] : src[i] + bg * (1 - src[i].w)
+                    dst[i * 3] = byte(p.x)
+                    dst[i * 3 + 1] = byte(p.y)
+                    dst[i * 3 + 2] = byte(p.z)
                 }
             }
         }
+    }
+
+    /// Makes the pixels inside `bounds` transparent.
+    public mutating func clear(_ bounds: (x0: Int, y0: Int, x1: Int, y1: Int)) {
+        guard bounds.x0 < bounds.x1 else { return }
+        pixels.withUnsafeMutableBufferPointer { p in
+            for y in bounds.y0..<bounds.y1 {
+                (p.baseAddress! + y * width + bounds.x0).update(repeating: .zero, count: bounds.x1 - bounds.x0)
+            }
+        }
+    }
+
+    /// The smallest pixel rectangle holding every non-transparent pixel inside `bounds`.
+    public func occupiedBounds(within bounds: (x0: Int, y0: Int, x1: Int, y1: Int)) -> (
+        x0: Int, y0: Int, x1: Int, y1: Int
+    ) {
+        var x0 = Int.max, y0 = Int.max, x1 = 0, y1 = 0
+        for y in bounds.y0..<bounds.y1 {
+            for x in bounds.x0..<bounds.x1 where pixels[y * width + x].w > 0 {
+                x0 = Swift.min(x0, x)
+                x1 = Swift.max(x1, x + 1)
+                y0 = Swift.min(y0, y)
+                y1 = Swift.max(y1, y + 1)
+            }
+        }
+        return x0 == Int.max ? (0, 0, 0, 0) : (x0, y0, x1, y1)
     }
 }

@@ -117,27 +117,42 @@ extension Canvas {
         let wy1 = Float(fy), wy0 = 1 - wy1, wx1 = Float(fx), wx0 = 1 - wx1
         let baseY = Int(oy.rounded(.down)), baseX = Int(ox.rounded(.down))
         let period = tilePeriod.map { Int($0.rounded()) } ?? 0
-        bitmap.coverage.withUnsafeBufferPointer { cov in
-            func sample(_ col: Int, _ row: Int) -> Float {
-                guard row >= 0, row < bitmap.height else { return 0 }
-                var c = col
-                if period > 0 {
-                    c %= period
-                    if c < 0 { c += period }
-                }
-                guard c >= 0, c < bitmap.width else { return 0 }
-                return Float(cov[row * bitmap.width + c])
+        let rowStart = max(b.y0, baseY), rowEnd = min(b.y1, baseY + bitmap.height + 1)
+        guard rowStart < rowEnd else { return }
+        let bw = bitmap.width, bh = bitmap.height
+        /// The bitmap column for a strip column (wrapping when tiled), or -1 when there is none.
+        @inline(__always) func column(_ col: Int) -> Int {
+            var c = col
+            if period > 0 {
+                c %= period
+                if c < 0 { c += period }
             }
-            for y in max(b.y0, baseY)..<min(b.y1, baseY + bitmap.height + 1) {
-                let r = y - baseY
+            return c >= 0 && c < bw ? c : -1
+        }
+        let canvasWidth = width
+        bitmap.coverage.withUnsafeBufferPointer { cov in
+            pixels.withUnsafeMutableBufferPointer { dst in
                 for x in b.x0..<b.x1 {
-                    let col = x - baseX
-                    if period == 0 && (col < 0 || col > bitmap.width) { continue }
-                    // Pixel x overlaps column col - 1 by fx and column col by 1 - fx.
-                    let top = sample(col, r) * wx0 + sample(col - 1, r) * wx1
-                    let bottom = sample(col, r - 1) * wx0 + sample(col - 1, r - 1) * wx1
-                    let c = (top * wy0 + bottom * wy1) / 255
-                    if c > 0 { blend(paint, coverage: c, at: y * width + x) }
+                    // Pixel x overlaps bitmap column c0 by 1 - fx and column c1 (to its left) by fx.
+                    let c0 = column(x - baseX), c1 = column(x - baseX - 1)
+                    if c0 < 0 && c1 < 0 { continue }
+                    for y in rowStart..<rowEnd {
+                        let r = y - baseY
+                        var top: Float = 0, bottom: Float = 0
+                        if r < bh {
+                            if c0 >= 0 { top += Float(cov[r * bw + c0]) * wx0 }
+                            if c1 >= 0 { top += Float(cov[r * bw + c1]) * wx1 }
+                        }
+                        if r >= 1 {
+                            if c0 >= 0 { bottom += Float(cov[(r - 1) * bw + c0]) * wx0 }
+                            if c1 >= 0 { bottom += Float(cov[(r - 1) * bw + c1]) * wx1 }
+                        }
+                        let c = (top * wy0 + bottom * wy1) / 255
+                        guard c > 0 else { continue }
+                        let i = y * canvasWidth + x
+                        let s = paint * c
+                        dst[i] = s + dst[i] * (1 - s.w)
+                    }
                 }
             }
         }

@@ -10,16 +10,42 @@ public final class Compositor {
     /// Canvas 0 is the board; the rest are scratch, two per nesting depth (content, mask).
     private var canvases: [Canvas]
 
-    public init(width: Int, height: Int) {
+    /// The pixels of a static subtree drawn at one place, kept between frames.
+    private struct Cached {
+        let identity: PreparedLayer.Identity
+        let origin: Point
+        let clip: Rect
+        var canvas: Canvas
+        /// Where the kept pixels are not transparent: all a composite needs to cover.
+        let occupied: (x0: Int, y0: Int, x1: Int, y1: Int)
+        var lastUsed: UInt64
+    }
+    private var cache: [ObjectIdentifier: Cached] = [:]
+    /// Whether static subtrees are drawn from the cache (off while filling it).
+    private let caching: Bool
+    private var builder: Compositor?
+    private var frameCount: UInt64 = 0
+    /// Most subtrees kept; beyond that the least recently drawn are dropped.
+    private static let cacheLimit = 16
+
+    public convenience init(width: Int, height: Int) {
+        self.init(width: width, height: height, caching: true)
+    }
+
+    private init(width: Int, height: Int, caching: Bool) {
         self.width = width
         self.height = height
+        self.caching = caching
         canvases = [Canvas(width: width, height: height)]
     }
 
     private var board: Rect { Rect(x: 0, y: 0, width: Double(width), height: Double(height)) }
 
     /// Starts a frame: the board is cleared.
-    public func begin() { canvases[0].clear() }
+    public func begin() {
+        canvases[0].clear()
+        frameCount += 1
+    }
 
     /// Draws a top-level layer (in board coordinates) at scene time `t`.
     public func draw(_ layer: PreparedLayer, at t: Double) {
@@ -31,22 +57,29 @@ public final class Compositor {
         canvases[0].write(into: &frame, over: background)
     }
 
-    private func scratch(_ index: Int) -> Int {
+    /// Scratch canvas `index`, transparent within `bounds` (nothing outside them is read).
+    private func scratch(_ index: Int, clearing bounds: (x0: Int, y0: Int, x1: Int, y1: Int)) -> Int {
         while canvases.count <= index { canvases.append(Canvas(width: width, height: height)) }
-        canvases[index].clear()
+        canvases[index].clear(bounds)
         return index
     }
 
     private func draw(_ prepared: PreparedLayer, target: Int, origin: Point, clip: Rect, depth: Int, t: Double) {
+        if caching && prepared.isStatic {
+            drawCached(prepared, target: target, origin: origin, clip: clip)
+            return
+        }
         let layer = prepared.model.presentation(at: t)
         guard !layer.isHidden, layer.opacity > 0 else { return }
         let frame = layer.frame.offsetBy(dx: origin.x, dy: origin.y)
         let rounded = layer.masksToBounds && layer.cornerRadius > 0
         let isolate = !prepared.mask.isEmpty || rounded || (layer.opacity < 1 && !prepared.sublayers.isEmpty)
-        let dst = isolate ? scratch(depth * 2) : target
+        // Everything of an isolated layer that is used lies within its clip.
+        let inside = frame.intersection(clip)
+        let area = (layer.masksToBounds ? inside : clip).pixelBounds(clippedTo: width, height)
+        let dst = isolate ? scratch(depth * 2, clearing: area) : target
         let opacity = Float(isolate ? 1 : layer.opacity)
         let outline = RoundedRect(rect: frame, cornerRadius: layer.cornerRadius)
-        let inside = frame.intersection(clip)
 
         if let background = layer.backgroundColor, background.alpha > 0 {
             canvases[dst].draw(outline, paint: .color(background), opacity: opacity, clip: clip)
@@ -111,10 +144,8 @@ public final class Compositor {
             canvases[dst].draw(inset, paint: .color(border), lineWidth: w, opacity: opacity, clip: clip)
         }
         guard isolate else { return }
-        // Everything of an isolated layer lies within its clip: mask, clip and composite only that.
-        let area = (layer.masksToBounds ? inside : clip).pixelBounds(clippedTo: width, height)
         if let mask = prepared.mask.first {
-            let m = scratch(depth * 2 + 1)
+            let m = scratch(depth * 2 + 1, clearing: area)
             draw(mask, target: m, origin: frame.origin, clip: board, depth: depth + 1, t: t)
             canvases[dst].apply(mask: canvases[m], in: area)
         }
@@ -123,6 +154,33 @@ public final class Compositor {
             canvases[dst].scale(by: { x, y in clipShape.fillCoverage(x: x, y: y) }, in: area)
         }
         canvases[target].composite(canvases[dst], opacity: Float(layer.opacity), in: area)
+    }
+}
+
+extension Compositor {
+    /// Composites a static subtree's kept pixels, drawing them first if this place is new.
+    /// Source-over is associative, so this equals drawing the subtree directly.
+    private func drawCached(_ prepared: PreparedLayer, target: Int, origin: Point, clip: Rect) {
+        let key = ObjectIdentifier(prepared.identity)
+        if cache[key]?.origin != origin || cache[key]?.clip != clip {
+            if cache.count >= Compositor.cacheLimit,
+                let oldest = cache.min(by: { $0.value.lastUsed < $1.value.lastUsed })?.key
+            {
+                cache.removeValue(forKey: oldest)
+            }
+            let builder = self.builder ?? Compositor(width: width, height: height, caching: false)
+            self.builder = builder
+            builder.canvases[0].clear()
+            builder.draw(prepared, target: 0, origin: origin, clip: clip, depth: 1, t: 0)
+            let occupied = builder.canvases[0].occupiedBounds(within: clip.pixelBounds(clippedTo: width, height))
+            cache[key] = Cached(
+                identity: prepared.identity, origin: origin, clip: clip, canvas: builder.canvases[0],
+                occupied: occupied,
+                lastUsed: frameCount)
+            builder.canvases[0] = Canvas(width: width, height: height)
+        }
+        cache[key]!.lastUsed = frameCount
+        canvases[target].composite(cache[key]!.canvas, opacity: 1, in: cache[key]!.occupied)
     }
 }
 

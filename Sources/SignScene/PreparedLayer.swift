@@ -14,6 +14,14 @@ public struct PreparedLayer: Sendable {
     public let missing: [Unicode.Scalar]
     public let sublayers: [PreparedLayer]
     public let mask: [PreparedLayer]
+    /// Nothing in the tree animates: it draws the same at every time (for the same place),
+    /// so the compositor may keep its pixels.
+    public let isStatic: Bool
+    /// Stands for this prepared tree in the compositor's cache.
+    let identity = Identity()
+
+    /// A reference with identity, so a value-type tree can key a cache.
+    final class Identity: Sendable {}
 
     /// Prepares `layer`; `icons` are the images `{icon:name}` in text refers to.
     public init(_ layer: Layer, fonts: FontLibrary, icons: [String: ImageBitmap] = [:]) throws(FreeTypeError) {
@@ -45,6 +53,7 @@ public struct PreparedLayer: Sendable {
         }
         mask =
             try layer.mask.map { m throws(FreeTypeError) in [try PreparedLayer(m, fonts: fonts, icons: icons)] } ?? []
+        isStatic = layer.animations.isEmpty && sublayers.allSatisfy(\.isStatic) && mask.allSatisfy(\.isStatic)
     }
 
     /// A content-less layer holding trees already prepared (no FreeType work): how
@@ -57,6 +66,7 @@ public struct PreparedLayer: Sendable {
         missing = []
         self.sublayers = sublayers
         mask = []
+        isStatic = layer.animations.isEmpty && sublayers.allSatisfy(\.isStatic)
     }
 
     /// Every text drawn by this tree, depth first (the layer's own, its mask's, its sublayers').

@@ -58,7 +58,8 @@ struct Render: ParsableCommand {
             raw = FileHandle(forWritingAtPath: out)
         }
         var gif =
-            out?.hasSuffix(".gif") == true ? GIFEncoder(width: frame.width * scale, height: frame.height * scale, fps: rate) : nil
+            out?.hasSuffix(".gif") == true
+            ? GIFEncoder(width: frame.width * scale, height: frame.height * scale, fps: rate) : nil
         // Only rendering is timed: the summary line is the renderer's speed.
         var seconds = 0.0
         for k in 0..<frames {
