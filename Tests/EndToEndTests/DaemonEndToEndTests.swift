@@ -6,73 +6,24 @@ import Testing
 /// signd, signctl and the contract's shm reader as separate processes, as a user runs them.
 @Suite("signd end to end", .serialized)
 struct DaemonEndToEndTests {
-    let dir = FileManager.default.temporaryDirectory.appendingPathComponent(
-        "signd-e2e-\(getpid())-\(UInt32.random(in: 0...UInt32.max))")
-    var name: String { "e2e-\(getpid())" }
-    var socket: String { dir.appendingPathComponent("control.sock").path }
-
-    func config(text: String) -> String {
-        """
-        [display]
-        width = 64
-        height = 16
-        fps = 60
-        [[layer]]
-        text = "\(text)"
-        speed = 0
-        fade = 0
-        [[output]]
-        type = "shm"
-        name = "\(name)"
-        [preview]
-        terminal = "off"
-        """
-    }
-
-    func write(_ text: String, _ file: String) throws -> String {
-        let path = dir.appendingPathComponent(file).path
-        try text.write(toFile: path, atomically: true, encoding: .utf8)
-        return path
-    }
-
-    /// Starts `signd run` and waits until its control socket answers.
-    func startDaemon(config: String) throws -> Process {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: Paths.signd)
-        process.arguments = ["run", "--config", config, "--socket", socket]
-        process.standardInput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        for _ in 0..<500 {
-            if let client = try? ControlClient(path: socket), (try? client.request("ping")) != nil { return process }
-            Thread.sleep(forTimeInterval: 0.02)
-        }
-        process.terminate()
-        throw ControlClient.Unreachable(path: socket, reason: "signd did not start within 10 s")
-    }
-
     @Test("set-text reaches the shm framebuffer within two frame periods, and SIGTERM stops cleanly")
     func setTextReachesFramebuffer() throws {
-        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-        defer {
-            try? FileManager.default.removeItem(at: dir)
-            shm_unlink("/signd.\(name)")
-        }
+        let s = try Scratch()
         #expect(FileManager.default.isExecutableFile(atPath: Paths.signd), "build signd first: \(Paths.signd)")
         // The frame signd must show: the same scene with "Hello", rendered offline.
-        let hello = try write(config(text: "Hello"), "hello.toml")
-        let expected = dir.appendingPathComponent("hello.rgb").path
+        let hello = try s.write(s.config(text: "Hello"), "hello.toml")
+        let expected = s.dir.appendingPathComponent("hello.rgb").path
         let rendered = try run(Paths.signd, ["render", "--config", hello, "--frames", "1", "--out", expected])
         #expect(rendered.status == 0 && rendered.stderr.hasPrefix("rendered 1 frames 64x16 in "))
 
-        let daemon = try startDaemon(config: try write(config(text: "Now Playing"), "signd.toml"))
+        let daemon = try s.startSignd(config: try s.write(s.config(text: "Now Playing"), "signd.toml"))
         defer { if daemon.isRunning { daemon.terminate() } }
 
         // Request to frame, timed against the frames' own deadlines.
-        let client = try ControlClient(path: socket)
+        let client = try ControlClient(path: s.socket)
         _ = try client.request("set-text", ["text": "Hello"])
         let acknowledged = monotonicNow()
-        let shown = try run("/usr/bin/python3", [Paths.shmReader, name, "wait-frame", expected, "--timeout", "2"])
+        let shown = try run("/usr/bin/python3", [Paths.shmReader, s.name, "wait-frame", expected, "--timeout", "2"])
         #expect(shown.status == 0, "the framebuffer never showed Hello: \(shown.stderr)")
         let frame = try JSONValue.parse(Array(shown.stdout.utf8))
         let deadline = UInt64(frame["time_ns"]?.doubleValue ?? 0)
@@ -81,59 +32,54 @@ struct DaemonEndToEndTests {
             "Hello first appeared \(Double(deadline) / 1e6 - Double(acknowledged) / 1e6) ms after set-text")
 
         // The same through signctl, as a user types it.
-        let cli = try run(Paths.signctl, ["set-text", "Now Playing", "--socket", socket])
+        let cli = try run(Paths.signctl, ["set-text", "Now Playing", "--socket", s.socket])
         #expect(cli.status == 0)
-        let status = try run(Paths.signctl, ["status", "--json", "--socket", socket])
+        let status = try run(Paths.signctl, ["status", "--json", "--socket", s.socket])
         let result = try JSONValue.parse(Array(status.stdout.utf8))
         #expect(result["text"] == "Now Playing")
         #expect(result["fps"]?.doubleValue == 60)
         #expect((result["frames"]?.doubleValue ?? 0) > 0)
         #expect(result["dropped"]?.doubleValue != nil)
-        #expect(result["outputs"] == [["name": .string(name), "type": "shm", "state": "ok"]])
+        #expect(result["outputs"] == [["name": .string(s.name), "type": "shm", "state": "ok"]])
 
         // SIGTERM: exit 0, the stopped flag set, the socket file gone.
         kill(daemon.processIdentifier, SIGTERM)
         daemon.waitUntilExit()
         #expect(daemon.terminationStatus == 0)
         let header = try JSONValue.parse(
-            Array(try run("/usr/bin/python3", [Paths.shmReader, name, "header"]).stdout.utf8))
+            Array(try run("/usr/bin/python3", [Paths.shmReader, s.name, "header"]).stdout.utf8))
         #expect(header["flags"] == 1)
-        #expect(!FileManager.default.fileExists(atPath: socket))
+        #expect(!FileManager.default.fileExists(atPath: s.socket))
     }
 
     @Test("signctl exits 1 with the daemon's message on a refused request and 3 when it cannot reach signd")
     func signctlExitCodes() throws {
-        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-        defer {
-            try? FileManager.default.removeItem(at: dir)
-            shm_unlink("/signd.\(name)")
-        }
+        let s = try Scratch()
         let unreachable = try run(
-            Paths.signctl, ["set-text", "x", "--socket", dir.appendingPathComponent("none.sock").path])
+            Paths.signctl, ["set-text", "x", "--socket", s.dir.appendingPathComponent("none.sock").path])
         #expect(unreachable.status == 3 && unreachable.stderr.contains("cannot reach signd"))
 
-        let daemon = try startDaemon(config: try write(config(text: "a"), "signd.toml"))
+        let daemon = try s.startSignd(config: try s.write(s.config(text: "a"), "signd.toml"))
         defer {
             daemon.terminate()
             daemon.waitUntilExit()
         }
-        let refused = try run(Paths.signctl, ["set-text", "x", "--layer", "nope", "--socket", socket])
+        let refused = try run(Paths.signctl, ["set-text", "x", "--layer", "nope", "--socket", s.socket])
         #expect(refused.status == 1 && refused.stderr.contains("no layer \"nope\""))
         // $SIGND_SOCKET is honoured when there is no --socket.
         var environment = ProcessInfo.processInfo.environment
-        environment["SIGND_SOCKET"] = socket
+        environment["SIGND_SOCKET"] = s.socket
         #expect(try run(Paths.signctl, ["ping"], environment: environment).status == 0)
     }
 
     @Test("check-config and run refuse a broken config with file:line: key: message")
     func brokenConfig() throws {
-        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: dir) }
-        let bad = try write("[display]\nwidth = 64\nfps = \"fast\"\n[[layer]]\ntext = \"a\"\n", "bad.toml")
+        let s = try Scratch()
+        let bad = try s.write("[display]\nwidth = 64\nfps = \"fast\"\n[[layer]]\ntext = \"a\"\n", "bad.toml")
         let checked = try run(Paths.signd, ["check-config", bad])
         #expect(checked.status == 1)
         #expect(checked.stderr == "\(bad):3: display.fps: expected a number, found string\n")
-        let ran = try run(Paths.signd, ["run", "--config", bad, "--socket", socket])
+        let ran = try run(Paths.signd, ["run", "--config", bad, "--socket", s.socket])
         #expect(ran.status == 1 && ran.stderr.contains("\(bad):3: display.fps"))
         #expect(
             try run(Paths.signd, ["check-config", Paths.root.appendingPathComponent("configs/demo.toml").path]).status
