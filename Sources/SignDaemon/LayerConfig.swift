@@ -211,7 +211,7 @@ extension ConfigReader {
 
     static let shimmerKeys: Set<String> = [
         "id", "type", "x", "y", "width", "height", "text", "font", "font_size", "antialias", "fallback_fonts", "align",
-        "colors", "locations", "from", "to", "duration", "timing_function", "direction",
+        "colors", "locations", "from", "to", "duration", "timing_function", "direction", "band", "pause",
     ]
 
     /// The shimmer preset: a gradient masked by text whose `locations` sweep across it (the
@@ -231,25 +231,45 @@ extension ConfigReader {
             problem("\(path).direction", "\"\(direction)\" is not one of \"right\", \"left\", \"up\", \"down\"")
             axis = (Point(x: 0, y: 0.5), Point(x: 1, y: 0.5))
         }
+        // The band: from the bright stop to each gray stop, as a fraction of the width.
+        let band = number(t, "band", at: path, in: 0.01...0.5) ?? 0.25
+        let pause = number(t, "pause", at: path, in: 0...3600) ?? 0
         let gray = Color(red: 128, green: 128, blue: 128)
         let seed = Gradient(
-            ramp: ColorRamp(colors: [gray, .white, gray], locations: [0.25, 0.5, 0.75]), startPoint: axis.0,
+            ramp: ColorRamp(colors: [gray, .white, gray], locations: [0.5 - band, 0.5, 0.5 + band]), startPoint: axis.0,
             endPoint: axis.1)
         var layer = Layer(
             id: string(t, "id", at: path) ?? "", content: .gradient(gradient(t, at: path, default: seed)), frame: frame)
         var text = textContent(t, at: path, fonts: fonts) ?? TextContent(text: "")
         if t["align"] == nil { text.alignment = .center }
         layer.mask = Layer(content: .text(text), frame: Rect(origin: .zero, size: frame.size))
-        let from = value(t, "from", .numbers, at: path) ?? .numbers([0, 0, 0.25])
-        let to = value(t, "to", .numbers, at: path) ?? .numbers([0.75, 1, 1])
+        // Without a pause, the seed's sweep: the bright stop from one edge to the other. With
+        // one, the band comes in from beyond one edge and leaves beyond the other, so nothing
+        // shows while it waits.
+        let defaultFrom: [Double] = pause > 0 ? [-2 * band, -band, 0] : [0, 0, band]
+        let defaultTo: [Double] = pause > 0 ? [1, 1 + band, 1 + 2 * band] : [1 - band, 1, 1]
+        let from = value(t, "from", .numbers, at: path) ?? .numbers(defaultFrom)
+        let to = value(t, "to", .numbers, at: path) ?? .numbers(defaultTo)
         let duration = number(t, "duration", at: path, in: 0.01...3600) ?? 1.7
-        layer.animations = [
-            .property(
-                PropertyAnimation(
-                    keyPath: "locations", motion: .basic(BasicValues(from: from, to: to)),
-                    timing: MediaTiming(duration: duration, repeatCount: .infinity),
-                    timingFunction: timingFunction(t, "timing_function", at: path)))
-        ]
+        let function = timingFunction(t, "timing_function", at: path)
+        if pause > 0 {
+            let sweep = PropertyAnimation(
+                keyPath: "locations", motion: .basic(BasicValues(from: from, to: to)),
+                timing: MediaTiming(duration: duration, fillMode: .both), timingFunction: function)
+            layer.animations = [
+                .group(
+                    AnimationGroup(
+                        timing: MediaTiming(duration: duration + pause, repeatCount: .infinity),
+                        animations: [.property(sweep)]))
+            ]
+        } else {
+            layer.animations = [
+                .property(
+                    PropertyAnimation(
+                        keyPath: "locations", motion: .basic(BasicValues(from: from, to: to)),
+                        timing: MediaTiming(duration: duration, repeatCount: .infinity), timingFunction: function))
+            ]
+        }
         return layer
     }
 }

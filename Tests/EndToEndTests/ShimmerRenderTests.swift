@@ -44,6 +44,36 @@ struct ShimmerRenderTests {
         #expect(brightestColumns(frame: 5) == [19])
     }
 
+    @Test("with a pause the band sweeps in and out, and nothing shimmers while it waits")
+    func pauseBetweenPasses() throws {
+        let s = try Scratch()
+        let config = try s.write(
+            """
+            [display]
+            width = 128
+            height = 16
+            fps = 20
+            [[layer]]
+            type = "shimmer"
+            text = "\(String(repeating: "█", count: 22))"
+            band = 0.1
+            duration = 1
+            pause = 1
+            """)
+        let out = s.dir.appendingPathComponent("pause.rgb").path
+        #expect(try run(Paths.signd, ["render", "--config", config, "--frames", "40", "--out", out]).status == 0)
+        let bytes = try #require(FileManager.default.contents(atPath: out))
+        let frameBytes = 128 * 16 * 3
+        func peaks(_ k: Int) -> [UInt8] {
+            (0..<128).map { x in (0..<16).map { y in bytes[k * frameBytes + (y * 128 + x) * 3] }.max()! }
+        }
+        // t = 0.5 s (frame 10): the white stop at the middle.
+        let mid = peaks(10)
+        #expect(mid.indices.filter { mid[$0] == mid.max()! } == [63, 64])
+        // t = 1.5 s (frame 30), in the pause: the band waits beyond the right edge; all grey.
+        #expect(Set(peaks(30)) == [128])
+    }
+
     @Test("render writes an animated GIF that loops, with the frame delay from the fps")
     func gif() throws {
         let s = try Scratch()
