@@ -73,20 +73,37 @@ public struct Canvas: Sendable {
     public func write(into frame: inout Frame, over background: Color) {
         let bg = Canvas.premultiplied(Color(red: background.red, green: background.green, blue: background.blue))
         let black = background.red == 0 && background.green == 0 && background.blue == 0
-        /// Round to the nearest 0...255 without a checked conversion: adding 2^23 leaves the
-        /// rounded integer in the low bits of the float's mantissa.
-        @inline(__always) func byte(_ v: Float) -> UInt8 {
-            UInt8(truncatingIfNeeded: (Swift.min(Swift.max(v * 255, 0), 255) + 8_388_608).bitPattern)
-        }
+        // Premultiplied values stay within [0, 1], so v * 255 + 2^23 holds the nearest 0...255
+        // in the low byte of its bit pattern: no clamps, no checked conversions.
+        let magic = Pixel(repeating: 8_388_608)
         pixels.withUnsafeBufferPointer { src in
             frame.pixels.withUnsafeMutableBufferPointer { dst in
                 let n = Swift.min(src.count, frame.width * frame.height)
-                for i in 0..<n {
-                    let p = black ? src[i] : src[i] + bg * (1 - src[i].w)
-                    dst[i * 3] = byte(p.x)
-                    dst[i * 3 + 1] = byte(p.y)
-                    dst[i * 3 + 2] = byte(p.z)
+                if black {
+                    for i in 0..<n {
+                        let q = src[i] * 255 + magic
+                        dst[i * 3] = UInt8(truncatingIfNeeded: q.x.bitPattern)
+                        dst[i * 3 + 1] = UInt8(truncatingIfNeeded: q.y.bitPattern)
+                        dst[i * 3 + 2] = UInt8(truncatingIfNeeded: q.z.bitPattern)
+                    }
+                } else {
+                    for i in 0..<n {
+                        let q = (src[i] + bg * (1 - src[i].w)) * 255 + magic
+                        dst[i * 3] = UInt8(truncatingIfNeeded: q.x.bitPattern)
+                        dst[i * 3 + 1] = UInt8(truncatingIfNeeded: q.y.bitPattern)
+                        dst[i * 3 + 2] = UInt8(truncatingIfNeeded: q.z.bitPattern)
+                    }
                 }
+            }
+        }
+    }
+
+    /// Copies another canvas of the same size.
+    public mutating func copy(from other: Canvas) {
+        guard other.width == width, other.height == height else { return }
+        other.pixels.withUnsafeBufferPointer { src in
+            pixels.withUnsafeMutableBufferPointer { dst in
+                dst.baseAddress!.update(from: src.baseAddress!, count: src.count)
             }
         }
     }

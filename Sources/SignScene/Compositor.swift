@@ -41,19 +41,37 @@ public final class Compositor {
 
     private var board: Rect { Rect(x: 0, y: 0, width: Double(width), height: Double(height)) }
 
-    /// Starts a frame: the board is cleared.
+    /// Whether the board still holds the last frame: it is cleared (or overwritten by a
+    /// static first layer's kept pixels) when the first layer is drawn.
+    private var boardPending = false
+
+    /// Starts a frame.
     public func begin() {
-        canvases[0].clear()
+        boardPending = true
         frameCount += 1
     }
 
     /// Draws a top-level layer (in board coordinates) at scene time `t`.
     public func draw(_ layer: PreparedLayer, at t: Double) {
+        if boardPending {
+            boardPending = false
+            // A static first layer's kept pixels are the frame's starting point: a copy
+            // instead of a clear and a composite.
+            if caching && layer.isStatic, let kept = cached(layer, origin: .zero, clip: board) {
+                canvases[0].copy(from: kept)
+                return
+            }
+            canvases[0].clear()
+        }
         draw(layer, target: 0, origin: .zero, clip: board, depth: 1, t: t)
     }
 
     /// Finishes a frame: the board over an opaque background, into `frame`.
     public func finish(over background: Color, into frame: inout Frame) {
+        if boardPending {
+            boardPending = false
+            canvases[0].clear()
+        }
         canvases[0].write(into: &frame, over: background)
     }
 
@@ -144,7 +162,12 @@ public final class Compositor {
             canvases[dst].draw(inset, paint: .color(border), lineWidth: w, opacity: opacity, clip: clip)
         }
         guard isolate else { return }
-        if let mask = prepared.mask.first {
+        if let mask = prepared.mask.first, caching && mask.isStatic,
+            let kept = cached(mask, origin: frame.origin, clip: board)
+        {
+            // A static mask (an edge fade, a text) is applied straight from its kept pixels.
+            canvases[dst].apply(mask: kept, in: area)
+        } else if let mask = prepared.mask.first {
             let m = scratch(depth * 2 + 1, clearing: area)
             draw(mask, target: m, origin: frame.origin, clip: board, depth: depth + 1, t: t)
             canvases[dst].apply(mask: canvases[m], in: area)
@@ -161,6 +184,12 @@ extension Compositor {
     /// Composites a static subtree's kept pixels, drawing them first if this place is new.
     /// Source-over is associative, so this equals drawing the subtree directly.
     private func drawCached(_ prepared: PreparedLayer, target: Int, origin: Point, clip: Rect) {
+        guard let kept = cached(prepared, origin: origin, clip: clip) else { return }
+        canvases[target].composite(kept, opacity: 1, in: cache[ObjectIdentifier(prepared.identity)]!.occupied)
+    }
+
+    /// The kept pixels of a static subtree at `origin` within `clip`, drawn now if needed.
+    private func cached(_ prepared: PreparedLayer, origin: Point, clip: Rect) -> Canvas? {
         let key = ObjectIdentifier(prepared.identity)
         if cache[key]?.origin != origin || cache[key]?.clip != clip {
             if cache.count >= Compositor.cacheLimit,
@@ -180,7 +209,7 @@ extension Compositor {
             builder.canvases[0] = Canvas(width: width, height: height)
         }
         cache[key]!.lastUsed = frameCount
-        canvases[target].composite(cache[key]!.canvas, opacity: 1, in: cache[key]!.occupied)
+        return cache[key]!.canvas
     }
 }
 
