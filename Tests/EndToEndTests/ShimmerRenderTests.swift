@@ -6,10 +6,11 @@ import Testing
 /// sits at location p = (t mod 1.7) / 1.7 of the layer's width.
 @Suite("signd render: the seed shimmer")
 struct ShimmerRenderTests {
-    @Test("the bright stop is at column 0 at t = 0, the middle columns at 0.85 s, and back at 0 at 1.7 s")
-    func brightStop() throws {
+    /// Renders a 128x16 shimmer over block characters (which cover every column, so the text
+    /// mask hides no column of the gradient) at 20 fps, and returns each frame's per-column
+    /// brightest red value.
+    func columnPeaks(extra: String = "", frames: Int) throws -> [[UInt8]] {
         let s = try Scratch()
-        // Block characters cover every column, so the text mask hides no column of the gradient.
         let config = try s.write(
             """
             [display]
@@ -19,59 +20,43 @@ struct ShimmerRenderTests {
             [[layer]]
             type = "shimmer"
             text = "\(String(repeating: "█", count: 22))"
+            \(extra)
             """)
         let out = s.dir.appendingPathComponent("shimmer.rgb").path
-        let rendered = try run(Paths.signd, ["render", "--config", config, "--frames", "35", "--out", out])
+        let rendered = try run(Paths.signd, ["render", "--config", config, "--frames", String(frames), "--out", out])
         #expect(rendered.status == 0, "\(rendered.stderr)")
         let bytes = try #require(FileManager.default.contents(atPath: out))
         let frameBytes = 128 * 16 * 3
-        #expect(bytes.count == 35 * frameBytes)
-
-        /// The columns whose brightest pixel is the brightest of the frame.
-        func brightestColumns(frame k: Int) -> [Int] {
-            let peaks = (0..<128).map { x in (0..<16).map { y in bytes[k * frameBytes + (y * 128 + x) * 3] }.max()! }
-            let top = peaks.max()!
-            return peaks.indices.filter { peaks[$0] == top }
+        #expect(bytes.count == frames * frameBytes)
+        return (0..<frames).map { k in
+            (0..<128).map { x in (0..<16).map { y in bytes[k * frameBytes + (y * 128 + x) * 3] }.max()! }
         }
+    }
+
+    /// The columns whose brightest pixel is the brightest of the frame.
+    func brightest(_ peaks: [UInt8]) -> [Int] { peaks.indices.filter { peaks[$0] == peaks.max()! } }
+
+    @Test("the bright stop is at column 0 at t = 0, the middle columns at 0.85 s, and back at 0 at 1.7 s")
+    func brightStop() throws {
+        let peaks = try columnPeaks(frames: 35)
         // At 20 fps, frames 0, 17 and 34 are t = 0, 0.85 and 1.7 s.
-        #expect(brightestColumns(frame: 0) == [0])
-        #expect(brightestColumns(frame: 17) == [63, 64])
-        #expect(brightestColumns(frame: 34) == [0])
+        #expect(brightest(peaks[0]) == [0])
+        #expect(brightest(peaks[17]) == [63, 64])
+        #expect(brightest(peaks[34]) == [0])
         // Frame 5 is t = 0.25 s, p = 0.147: locations [0.110, 0.147, 0.360], the white stop at
         // 18.8 px. Column 18 (centre 18.5) sits on the steep ramp to its left (0.037 wide) and
         // comes to 246; column 19 (centre 19.5) on the shallow one to its right (0.213 wide)
         // and comes to 252, so 19 is the brightest.
-        #expect(brightestColumns(frame: 5) == [19])
+        #expect(brightest(peaks[5]) == [19])
     }
 
     @Test("with a pause the band sweeps in and out, and nothing shimmers while it waits")
     func pauseBetweenPasses() throws {
-        let s = try Scratch()
-        let config = try s.write(
-            """
-            [display]
-            width = 128
-            height = 16
-            fps = 20
-            [[layer]]
-            type = "shimmer"
-            text = "\(String(repeating: "█", count: 22))"
-            band = 0.1
-            duration = 1
-            pause = 1
-            """)
-        let out = s.dir.appendingPathComponent("pause.rgb").path
-        #expect(try run(Paths.signd, ["render", "--config", config, "--frames", "40", "--out", out]).status == 0)
-        let bytes = try #require(FileManager.default.contents(atPath: out))
-        let frameBytes = 128 * 16 * 3
-        func peaks(_ k: Int) -> [UInt8] {
-            (0..<128).map { x in (0..<16).map { y in bytes[k * frameBytes + (y * 128 + x) * 3] }.max()! }
-        }
+        let peaks = try columnPeaks(extra: "band = 0.1\nduration = 1\npause = 1", frames: 40)
         // t = 0.5 s (frame 10): the white stop at the middle.
-        let mid = peaks(10)
-        #expect(mid.indices.filter { mid[$0] == mid.max()! } == [63, 64])
+        #expect(brightest(peaks[10]) == [63, 64])
         // t = 1.5 s (frame 30), in the pause: the band waits beyond the right edge; all grey.
-        #expect(Set(peaks(30)) == [128])
+        #expect(Set(peaks[30]) == [128])
     }
 
     @Test("render writes an animated GIF that loops, with the frame delay from the fps")
