@@ -38,14 +38,4 @@ public struct AlphaBitmap: Sendable, Equatable {
             }
         }
     }
-
-    /// The same coverage stored column by column, so a renderer that walks columns (a
-    /// horizontally scrolling strip) reads memory in order.
-    public func columnMajor() -> [UInt8] {
-        var out = [UInt8](repeating: 0, count: coverage.count)
-        for y in 0..<height {
-            for x in 0..<width { out[x * height + y] = coverage[y * width + x] }
-        }
-        return out
-    }
 }

@@ -44,10 +44,4 @@ public struct ColorRamp: Sendable, Hashable {
         }
         return colors[n - 1]
     }
-
-    /// The alpha channel sampled at the centres of `count` pixels laid along the axis:
-    /// what a horizontal gradient mask contributes to each column.
-    public func alphaRamp(count: Int) -> [UInt8] {
-        (0..<max(count, 0)).map { color(at: (Double($0) + 0.5) / Double(count)).alpha }
-    }
 }

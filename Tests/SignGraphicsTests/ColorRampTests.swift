@@ -9,7 +9,8 @@ struct ColorRampTests {
     @Test("an edge fade ramps alpha up, holds, and ramps down (hand-computed)")
     func edgeFade() {
         // 8 columns sample at 1/16, 3/16, ... 15/16; the ramp is 0.25 long.
-        #expect(fade.alphaRamp(count: 8) == [64, 191, 255, 255, 255, 255, 191, 64])
+        let alphas = (0..<8).map { fade.color(at: (Double($0) + 0.5) / 8).alpha }
+        #expect(alphas == [64, 191, 255, 255, 255, 255, 191, 64])
     }
 
     @Test("the first and last colours extend past the ends")
