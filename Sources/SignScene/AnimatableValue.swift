@@ -130,7 +130,12 @@ extension AnimatableValue: Interpolatable {
         case (.color(let a), .color(let b)):
             return .color(SIMD4(op(a.x, b.x), op(a.y, b.y), op(a.z, b.z), op(a.w, b.w)))
         case (.numbers(let a), .numbers(let b)) where a.count == b.count:
-            return .numbers(zip(a, b).map { op($0, $1) })
+            // Built at its final size: one allocation, not a growing array.
+            return .numbers(
+                Array(unsafeUninitializedCapacity: a.count) { buffer, count in
+                    for i in 0..<a.count { buffer[i] = op(a[i], b[i]) }
+                    count = a.count
+                })
         case (.colors(let a), .colors(let b)) where a.count == b.count:
             return .colors(zip(a, b).map { SIMD4(op($0.x, $1.x), op($0.y, $1.y), op($0.z, $1.z), op($0.w, $1.w)) })
         case (.path(let a), .path(let b)):

@@ -25,7 +25,9 @@ extension Layer {
             default: break
             }
             switch (content, keyPath) {
-            case (.gradient(let g), "locations"): return .numbers(g.ramp.resolvedLocations)
+            // The stored array, not a resolved copy: reading it allocates nothing, and the
+            // running-maximum rule applies when colours are evaluated.
+            case (.gradient(let g), "locations"): return .numbers(g.ramp.locations ?? g.ramp.resolvedLocations)
             case (.gradient(let g), "colors"): return .colors(g.ramp.colors.map(AnimatableValue.rgba))
             case (.gradient(let g), "startPoint"): return .point(g.startPoint)
             case (.gradient(let g), "endPoint"): return .point(g.endPoint)

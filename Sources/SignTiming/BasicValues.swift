@@ -14,7 +14,7 @@ public struct BasicValues<Value: Interpolatable>: Sendable, Equatable {
     /// The start and end for a property whose own (model) value is `model`:
     /// from+to: from to to; from+by: from to from + by; by+to: to - by to to;
     /// from: from to model; to: model to to; by: model to model + by; none: model to model.
-    public func ends(model: Value) -> (start: Value, end: Value) {
+    @inlinable public func ends(model: Value) -> (start: Value, end: Value) {
         switch (from, to, by) {
         case let (from?, to?, _): return (from, to)
         case let (from?, nil, by?): return (from, from.adding(by))

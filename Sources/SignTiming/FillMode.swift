@@ -9,6 +9,6 @@ public enum FillMode: String, Sendable, Hashable, Codable, CaseIterable {
     /// Both of the above.
     case both
 
-    var holdsBefore: Bool { self == .backwards || self == .both }
-    var holdsAfter: Bool { self == .forwards || self == .both }
+    @usableFromInline var holdsBefore: Bool { self == .backwards || self == .both }
+    @usableFromInline var holdsAfter: Bool { self == .forwards || self == .both }
 }

@@ -26,18 +26,18 @@ extension Double: Interpolatable {
 /// Arrays (`locations`, `colors`) interpolate element by element. Arrays of different
 /// lengths cannot be blended: the nearer end wins, as Core Animation switches discretely.
 extension Array: Interpolatable where Element: Interpolatable {
-    public func interpolated(to other: [Element], fraction: Double) -> [Element] {
+    @inlinable public func interpolated(to other: [Element], fraction: Double) -> [Element] {
         guard count == other.count else { return fraction < 0.5 ? self : other }
         return zip(self, other).map { $0.interpolated(to: $1, fraction: fraction) }
     }
-    public func adding(_ other: [Element]) -> [Element] {
+    @inlinable public func adding(_ other: [Element]) -> [Element] {
         count == other.count ? zip(self, other).map { $0.adding($1) } : self
     }
-    public func subtracting(_ other: [Element]) -> [Element] {
+    @inlinable public func subtracting(_ other: [Element]) -> [Element] {
         count == other.count ? zip(self, other).map { $0.subtracting($1) } : self
     }
-    public func scaled(by factor: Double) -> [Element] { map { $0.scaled(by: factor) } }
-    public func distance(to other: [Element]) -> Double {
+    @inlinable public func scaled(by factor: Double) -> [Element] { map { $0.scaled(by: factor) } }
+    @inlinable public func distance(to other: [Element]) -> Double {
         guard count == other.count else { return 0 }
         return zip(self, other).reduce(0) { sum, pair in
             let d = pair.0.distance(to: pair.1)

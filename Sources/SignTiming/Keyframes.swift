@@ -20,7 +20,7 @@ public struct Keyframes<Value: Interpolatable>: Sendable, Equatable {
     public let timingFunctions: [TimingFunction]?
     public let calculationMode: CalculationMode
     /// The key times in effect, resolved once so evaluating allocates nothing.
-    private let times: [Double]
+    @usableFromInline let times: [Double]
 
     public init(
         values: [Value], keyTimes: [Double]? = nil, timingFunctions: [TimingFunction]? = nil,
@@ -48,7 +48,7 @@ public struct Keyframes<Value: Interpolatable>: Sendable, Equatable {
     }
 
     /// The value at progress `p` in [0, 1] (after the animation's own timing function).
-    public func value(at p: Double) -> Value? {
+    @inlinable public func value(at p: Double) -> Value? {
         guard let first = values.first else { return nil }
         let n = values.count
         if n == 1 { return first }
@@ -69,7 +69,7 @@ public struct Keyframes<Value: Interpolatable>: Sendable, Equatable {
     }
 
     /// The segment holding `p` and the fraction through it.
-    private func segment(_ p: Double, _ times: [Double]) -> (Int, Double) {
+    @inlinable func segment(_ p: Double, _ times: [Double]) -> (Int, Double) {
         let n = times.count
         var i = 0
         while i + 2 < n && times[i + 1] <= p { i += 1 }
@@ -79,7 +79,7 @@ public struct Keyframes<Value: Interpolatable>: Sendable, Equatable {
     }
 
     /// Catmull-Rom between values i and i + 1, the ends repeated beyond the first and last.
-    private func catmullRom(_ i: Int, _ t: Double) -> Value {
+    @inlinable func catmullRom(_ i: Int, _ t: Double) -> Value {
         let p0 = values[max(i - 1, 0)], p1 = values[i], p2 = values[i + 1], p3 = values[min(i + 2, values.count - 1)]
         let t2 = t * t, t3 = t2 * t
         // Hermite form with tangents (p2 - p0) / 2 and (p3 - p1) / 2.

@@ -38,10 +38,10 @@ public struct MediaTiming: Sendable, Hashable {
     }
 
     /// The duration of one simple cycle after Core Animation's "0 means 0.25 s" rule.
-    public var simpleDuration: Double { duration > 0 ? duration : 0.25 }
+    @inlinable public var simpleDuration: Double { duration > 0 ? duration : 0.25 }
 
     /// The length of the active window in local time: all repeats, both directions.
-    public var activeDuration: Double {
+    @inlinable public var activeDuration: Double {
         if repeatDuration > 0 { return repeatDuration }
         return simpleDuration * max(repeatCount, 1) * (autoreverses ? 2 : 1)
     }
@@ -53,11 +53,16 @@ public struct MediaTiming: Sendable, Hashable {
         public var time: Double
         /// Which repeat (0 for the first), for cumulative animations.
         public var cycle: Int
+
+        @inlinable public init(time: Double, cycle: Int) {
+            self.time = time
+            self.cycle = cycle
+        }
     }
 
     /// The local time at a time of the parent's clock; `nil` when the animation is not
     /// applied then (outside its active window with no fill in that direction).
-    public func local(atParentTime parentTime: Double) -> Local? {
+    @inlinable public func local(atParentTime parentTime: Double) -> Local? {
         let d = simpleDuration
         let active = activeDuration
         var t = (parentTime - beginTime) * speed
@@ -94,7 +99,7 @@ public struct MediaTiming: Sendable, Hashable {
 
     /// The progress through the simple cycle, in [0, 1], before any timing function;
     /// `nil` when the animation is not applied at that time.
-    public func progress(atParentTime parentTime: Double) -> Double? {
+    @inlinable public func progress(atParentTime parentTime: Double) -> Double? {
         local(atParentTime: parentTime).map { $0.time / simpleDuration }
     }
 }

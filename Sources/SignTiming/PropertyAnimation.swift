@@ -38,7 +38,7 @@ public struct PropertyAnimation<Value: Interpolatable>: Sendable, Equatable {
 
     /// The value at a parent time over `base`, the value beneath (the model value or what
     /// earlier animations made of it); `nil` when the animation is not applied then.
-    public func value(atParentTime t: Double, base: Value) -> Value? {
+    @inlinable public func value(atParentTime t: Double, base: Value) -> Value? {
         guard let local = timing.local(atParentTime: t) else { return nil }
         let duration = timing.simpleDuration
         var p = local.time / duration
@@ -88,20 +88,20 @@ public indirect enum Animation<Value: Interpolatable>: Sendable, Equatable {
     /// Applies the animation, attached to a layer, at parent time `t`: reads the value
     /// beneath each animated property with `get` and writes the animated value with `set`.
     /// An animation removed on completion does nothing once its active window is over.
-    public func apply(atParentTime t: Double, get: (String) -> Value?, set: (String, Value) -> Void) {
+    @inlinable public func apply(atParentTime t: Double, get: (String) -> Value?, set: (String, Value) -> Void) {
         if isRemovedOnCompletion && t >= endTime { return }
         applyInGroup(atParentTime: t, get: get, set: set)
     }
 
     /// Whether the animation is dropped once it completes.
-    public var isRemovedOnCompletion: Bool {
+    @inlinable public var isRemovedOnCompletion: Bool {
         switch self {
         case .property(let a): return a.isRemovedOnCompletion
         case .group(let g): return g.isRemovedOnCompletion
         }
     }
 
-    private func applyInGroup(atParentTime t: Double, get: (String) -> Value?, set: (String, Value) -> Void) {
+    @inlinable func applyInGroup(atParentTime t: Double, get: (String) -> Value?, set: (String, Value) -> Void) {
         switch self {
         case .property(let animation):
             guard let base = get(animation.keyPath),
@@ -116,7 +116,7 @@ public indirect enum Animation<Value: Interpolatable>: Sendable, Equatable {
 
     /// The parent time at which the active window ends (infinite for endless repeats and
     /// for a clock that does not run).
-    public var endTime: Double {
+    @inlinable public var endTime: Double {
         let timing: MediaTiming
         switch self {
         case .property(let a): timing = a.timing
