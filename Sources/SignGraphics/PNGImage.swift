@@ -25,37 +25,33 @@ public enum PNGImage {
 
     /// Reads a PNG file as an opaque RGB frame (alpha composited over black).
     public static func readFrame(from path: String) throws(Error) -> Frame {
-        var image = png_image()
-        image.version = png_uint_32(PNG_IMAGE_VERSION)
-        guard png_image_begin_read_from_file(&image, path) != 0 else {
-            throw Error(path: path, message: message(of: &image))
-        }
-        image.format = signd_png_format_rgb
-        let width = Int(image.width), height = Int(image.height)
-        var pixels = [UInt8](repeating: 0, count: width * height * 3)
-        var background = png_color(red: 0, green: 0, blue: 0)
-        let ok = pixels.withUnsafeMutableBytes { bytes in
-            png_image_finish_read(&image, &background, bytes.baseAddress, png_int_32(width * 3), nil)
-        }
-        guard ok != 0 else { throw Error(path: path, message: message(of: &image)) }
+        let (width, height, pixels) = try read(path, format: signd_png_format_rgb, channels: 3)
         return Frame(width: width, height: height, pixels: pixels)
     }
 
     /// Reads a PNG file with its alpha, as a premultiplied image.
     public static func readImage(from path: String) throws(Error) -> ImageBitmap {
+        let (width, height, rgba) = try read(path, format: signd_png_format_rgba, channels: 4)
+        return ImageBitmap(width: width, height: height, straightRGBA: rgba)
+    }
+
+    /// Decodes `path` into `format` (`channels` bytes a pixel); without alpha in the format,
+    /// transparent pixels are composited over black.
+    private static func read(_ path: String, format: png_uint_32, channels: Int) throws(Error) -> (Int, Int, [UInt8]) {
         var image = png_image()
         image.version = png_uint_32(PNG_IMAGE_VERSION)
         guard png_image_begin_read_from_file(&image, path) != 0 else {
             throw Error(path: path, message: message(of: &image))
         }
-        image.format = signd_png_format_rgba
+        image.format = format
         let width = Int(image.width), height = Int(image.height)
-        var rgba = [UInt8](repeating: 0, count: width * height * 4)
-        let ok = rgba.withUnsafeMutableBytes { bytes in
-            png_image_finish_read(&image, nil, bytes.baseAddress, png_int_32(width * 4), nil)
+        var pixels = [UInt8](repeating: 0, count: width * height * channels)
+        var background = png_color(red: 0, green: 0, blue: 0)
+        let ok = pixels.withUnsafeMutableBytes { bytes in
+            png_image_finish_read(&image, &background, bytes.baseAddress, png_int_32(width * channels), nil)
         }
         guard ok != 0 else { throw Error(path: path, message: message(of: &image)) }
-        return ImageBitmap(width: width, height: height, straightRGBA: rgba)
+        return (width, height, pixels)
     }
 
     private static func message(of image: inout png_image) -> String {

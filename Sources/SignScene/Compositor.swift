@@ -57,8 +57,8 @@ public final class Compositor {
             boardPending = false
             // A static first layer's kept pixels are the frame's starting point: a copy
             // instead of a clear and a composite.
-            if caching && layer.isStatic, let kept = cached(layer, origin: .zero, clip: board) {
-                canvases[0].copy(from: kept)
+            if caching && layer.isStatic {
+                canvases[0].copy(from: cached(layer, origin: .zero, clip: board).canvas)
                 return
             }
             canvases[0].clear()
@@ -162,11 +162,9 @@ public final class Compositor {
             canvases[dst].draw(inset, paint: .color(border), lineWidth: w, opacity: opacity, clip: clip)
         }
         guard isolate else { return }
-        if let mask = prepared.mask.first, caching && mask.isStatic,
-            let kept = cached(mask, origin: frame.origin, clip: board)
-        {
+        if let mask = prepared.mask.first, caching && mask.isStatic {
             // A static mask (an edge fade, a text) is applied straight from its kept pixels.
-            canvases[dst].apply(mask: kept, in: area)
+            canvases[dst].apply(mask: cached(mask, origin: frame.origin, clip: board).canvas, in: area)
         } else if let mask = prepared.mask.first {
             let m = scratch(depth * 2 + 1, clearing: area)
             draw(mask, target: m, origin: frame.origin, clip: board, depth: depth + 1, t: t)
@@ -184,32 +182,34 @@ extension Compositor {
     /// Composites a static subtree's kept pixels, drawing them first if this place is new.
     /// Source-over is associative, so this equals drawing the subtree directly.
     private func drawCached(_ prepared: PreparedLayer, target: Int, origin: Point, clip: Rect) {
-        guard let kept = cached(prepared, origin: origin, clip: clip) else { return }
-        canvases[target].composite(kept, opacity: 1, in: cache[ObjectIdentifier(prepared.identity)]!.occupied)
+        let kept = cached(prepared, origin: origin, clip: clip)
+        canvases[target].composite(kept.canvas, opacity: 1, in: kept.occupied)
     }
 
     /// The kept pixels of a static subtree at `origin` within `clip`, drawn now if needed.
-    private func cached(_ prepared: PreparedLayer, origin: Point, clip: Rect) -> Canvas? {
+    private func cached(_ prepared: PreparedLayer, origin: Point, clip: Rect) -> Cached {
         let key = ObjectIdentifier(prepared.identity)
-        if cache[key]?.origin != origin || cache[key]?.clip != clip {
-            if cache.count >= Compositor.cacheLimit,
-                let oldest = cache.min(by: { $0.value.lastUsed < $1.value.lastUsed })?.key
-            {
-                cache.removeValue(forKey: oldest)
-            }
-            let builder = self.builder ?? Compositor(width: width, height: height, caching: false)
-            self.builder = builder
-            builder.canvases[0].clear()
-            builder.draw(prepared, target: 0, origin: origin, clip: clip, depth: 1, t: 0)
-            let occupied = builder.canvases[0].occupiedBounds(within: clip.pixelBounds(clippedTo: width, height))
-            cache[key] = Cached(
-                identity: prepared.identity, origin: origin, clip: clip, canvas: builder.canvases[0],
-                occupied: occupied,
-                lastUsed: frameCount)
-            builder.canvases[0] = Canvas(width: width, height: height)
+        if var entry = cache[key], entry.origin == origin, entry.clip == clip {
+            entry.lastUsed = frameCount
+            cache[key] = entry
+            return entry
         }
-        cache[key]!.lastUsed = frameCount
-        return cache[key]!.canvas
+        if cache.count >= Compositor.cacheLimit,
+            let oldest = cache.min(by: { $0.value.lastUsed < $1.value.lastUsed })?.key
+        {
+            cache.removeValue(forKey: oldest)
+        }
+        let builder = self.builder ?? Compositor(width: width, height: height, caching: false)
+        self.builder = builder
+        builder.canvases[0].clear()
+        builder.draw(prepared, target: 0, origin: origin, clip: clip, depth: 1, t: 0)
+        let entry = Cached(
+            identity: prepared.identity, origin: origin, clip: clip, canvas: builder.canvases[0],
+            occupied: builder.canvases[0].occupiedBounds(within: clip.pixelBounds(clippedTo: width, height)),
+            lastUsed: frameCount)
+        cache[key] = entry
+        builder.canvases[0] = Canvas(width: width, height: height)
+        return entry
     }
 }
 
