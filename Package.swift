@@ -41,7 +41,7 @@ let package = Package(
         .target(name: "SignTiming"),
         .target(name: "SignGraphics", dependencies: ["CFreeType", "CPNG"]),
         .target(name: "SignScene", dependencies: ["SignTiming", "SignGraphics"]),
-        .target(name: "SignOutput", dependencies: ["SignGraphics", "CSeqlock"]),
+        .target(name: "SignOutput", dependencies: ["SignGraphics", "CSeqlock", "CLibUSB"]),
         .target(name: "SignControl"),
         .target(
             name: "SignDaemon",

@@ -65,6 +65,12 @@ public final class CommandHandler: Sendable {
             return [:]
         case "status":
             return status()
+        case "outputs":
+            let outputs = hooks.outputs()
+            return [
+                "outputs": .array(outputs.map(Self.describe)),
+                "devices": .array(try USBDeviceList.devices(outputs: outputs)),
+            ]
         case "set-text":
             let args = request.arguments
             guard let textValue = args["text"] else { throw ControlError(.invalidArgument, "set-text needs \"text\"") }
@@ -154,7 +160,7 @@ public final class CommandHandler: Sendable {
         default:
             throw ControlError(
                 .unknownCommand,
-                "no command \"\(request.command)\" (commands: ping, status, set-text, select-zone, set-property, stop, start, load-scene, reload, subscribe)"
+                "no command \"\(request.command)\" (commands: ping, status, outputs, set-text, select-zone, set-property, stop, start, load-scene, reload, subscribe)"
             )
         }
     }
@@ -214,6 +220,22 @@ public final class CommandHandler: Sendable {
         return ["events": .array(events.sorted().map { .string($0) })]
     }
 
+    /// An output in `status`: name, type, state, and the counters of outputs that keep them.
+    static func describe(_ output: any FrameSink) -> JSONValue {
+        var entry: [String: JSONValue] = [
+            "name": .string(output.name), "type": .string(output.kind), "state": .string(output.state.rawValue),
+        ]
+        if let c = output.counters {
+            entry["frames_sent"] = .int(Int64(c.framesSent))
+            entry["dropped"] = .int(Int64(c.dropped))
+            entry["errors"] = .int(Int64(c.errors))
+            entry["reconnects"] = .int(Int64(c.reconnects))
+            entry["last_error"] = c.lastError.map { .string($0) } ?? .null
+            entry["device"] = c.device.map { .string($0) } ?? .null
+        }
+        return .object(entry)
+    }
+
     /// The `status` result: what is shown, how the clock keeps time, how the outputs fare.
     func status() -> [String: JSONValue] {
         let scene = store.scene
@@ -242,10 +264,7 @@ public final class CommandHandler: Sendable {
                 "max": ms(stats.lateness.max),
             ],
             "layers": .array(layers),
-            "outputs": .array(
-                hooks.outputs().map {
-                    ["name": .string($0.name), "type": .string($0.kind), "state": .string($0.state.rawValue)]
-                }),
+            "outputs": .array(hooks.outputs().map(Self.describe)),
         ]
     }
 }

@@ -205,37 +205,6 @@ public enum ConfigLoader {
         return r.number(t, "fade", at: path, in: 0...4096).map { .pixels($0) }
     }
 
-    private static func readOutputs(_ root: TOMLTable, into config: inout DaemonConfig, _ r: inout ConfigReader) {
-        var names = Set<String>()
-        for (i, t) in r.tables(root, "output", at: "").enumerated() {
-            let path = "output[\(i)]"
-            r.rejectUnknownKeys(t, at: path, allowed: ["type", "name", "mode", "group"])
-            guard let type = r.string(t, "type", at: path) else {
-                r.problem("\(path).type", "missing: the kind of output (\"shm\")")
-                continue
-            }
-            guard type == "shm" else {
-                r.problem("\(path).type", "\"\(type)\" is not a known output type (\"shm\")")
-                continue
-            }
-            guard let name = r.string(t, "name", at: path) else {
-                r.problem("\(path).name", "missing: the output's name (it names /dev/shm/signd.<name>)")
-                continue
-            }
-            let allowed = name.unicodeScalars.allSatisfy {
-                ("a"..."z").contains($0) || ("A"..."Z").contains($0) || ("0"..."9").contains($0) || $0 == "-"
-                    || $0 == "_"
-            }
-            if name.isEmpty || name.count > 64 || !allowed {
-                r.problem("\(path).name", "\"\(name)\" must be 1 to 64 letters, digits, '-' or '_'")
-            } else if !names.insert(name).inserted {
-                r.problem("\(path).name", "another output is already named \"\(name)\"")
-            }
-            let mode = r.int(t, "mode", at: path, in: 0...0o777).map(UInt32.init) ?? 0o640
-            config.outputs.append(.sharedMemory(name: name, mode: mode, group: r.string(t, "group", at: path)))
-        }
-    }
-
     /// misc-fixed names carry their pixel height ("6x10" is 10 px); other faces default to 16.
     static func defaultSize(forFont name: String) -> Int {
         let base = name.split(separator: "/").last.map(String.init) ?? name

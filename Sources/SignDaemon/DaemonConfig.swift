@@ -32,10 +32,13 @@ public struct DaemonConfig: Sendable, Equatable {
     public enum Output: Sendable, Equatable {
         /// A shared-memory framebuffer `/dev/shm/signd.<name>`.
         case sharedMemory(name: String, mode: UInt32, group: String?)
+        /// A USB LED controller (Fadecandy, Framework LED Matrix, custom bulk panel).
+        case usb(USBOutputConfig)
 
         public var name: String {
             switch self {
             case .sharedMemory(let name, _, _): return name
+            case .usb(let usb): return usb.name
             }
         }
     }

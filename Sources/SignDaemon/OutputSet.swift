@@ -1,4 +1,5 @@
 import Glibc
+import Logging
 import SignOutput
 import Synchronization
 
@@ -38,6 +39,23 @@ final class OutputSet: Sendable {
                 return try SharedMemoryFramebuffer(
                     name: name, width: config.display.width, height: config.display.height, fps: config.display.fps,
                     mode: mode_t(mode), gid: gid)
+            case .usb(let usb):
+                let identity = "\(usb) \(config.display.width)x\(config.display.height)"
+                if let same = existing.lazy.compactMap({ $0 as? USBSink }).first(where: { $0.identity == identity }) {
+                    return same
+                }
+                let context: USBContext
+                do {
+                    context = try USBContext.shared()
+                } catch {
+                    throw DaemonError("output \(usb.name): \(error)")
+                }
+                let logger = Logger(label: "signd.usb")
+                return USBSink(
+                    name: usb.name, identity: identity,
+                    controller: usb.controller(width: config.display.width, height: config.display.height),
+                    context: context
+                ) { logger.notice("\($0)") }
             }
         }
     }

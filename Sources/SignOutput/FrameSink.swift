@@ -23,4 +23,10 @@ public protocol FrameSink: AnyObject, Sendable {
     func send(_ frame: Frame, number: UInt64, deadline: UInt64)
     /// Finishes: marks the output stopped, restores whatever it changed.
     func stop()
+    /// Frames sent, dropped, errors, reconnects (outputs that count them).
+    var counters: OutputCounters? { get }
+}
+
+extension FrameSink {
+    public var counters: OutputCounters? { nil }
 }

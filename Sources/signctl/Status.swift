@@ -36,8 +36,54 @@ struct Status: ParsableCommand {
         print("lateness: p50 \(ms("p50")) ms, p99 \(ms("p99")) ms, max \(ms("max")) ms")
         print("uptime:   \(number("uptime_s")) s")
         for output in status["outputs"]?.arrayValue ?? [] {
-            let name = output["name"]?.stringValue ?? "?", type = output["type"]?.stringValue ?? "?"
-            print("output:   \(name) (\(type)): \(output["state"]?.stringValue ?? "?")")
+            print("output:   \(Self.line(output))")
+        }
+    }
+
+    /// `name (type): state`, then the counters and last error of outputs that keep them.
+    static func line(_ output: JSONValue) -> String {
+        let name = output["name"]?.stringValue ?? "?", type = output["type"]?.stringValue ?? "?"
+        var line = "\(name) (\(type)): \(output["state"]?.stringValue ?? "?")"
+        func count(_ key: String) -> String { output[key]?.doubleValue.map { String(Int64($0)) } ?? "?" }
+        if output["frames_sent"] != nil {
+            line += ", \(count("frames_sent")) sent, \(count("dropped")) dropped, \(count("errors")) errors"
+            line += ", \(count("reconnects")) reconnects"
+            if let device = output["device"]?.stringValue { line += "\n          device: \(device)" }
+            if let error = output["last_error"]?.stringValue { line += "\n          last error: \(error)" }
+        }
+        return line
+    }
+}
+
+/// `signctl outputs [--json]`.
+struct Outputs: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "List the configured outputs and the USB LED controllers present on the bus.")
+
+    @Flag(help: "Print the daemon's answer as JSON.")
+    var json = false
+
+    @OptionGroup var connection: Connection
+
+    func run() throws {
+        let result = try connection.request("outputs")
+        if json {
+            print(result.jsonString)
+            return
+        }
+        for output in result["outputs"]?.arrayValue ?? [] {
+            print("output:   \(Status.line(output))")
+        }
+        let devices = result["devices"]?.arrayValue ?? []
+        if devices.isEmpty { print("usb:      no Fadecandy, Framework LED Matrix or configured bulk device found") }
+        for device in devices {
+            let id = "\(device["vid"]?.stringValue ?? "?"):\(device["pid"]?.stringValue ?? "?")"
+            let bus = device["bus"]?.doubleValue.map { String(Int($0)) } ?? "?"
+            let address = device["address"]?.doubleValue.map { String(Int($0)) } ?? "?"
+            var line = "usb:      \(device["type"]?.stringValue ?? "?") \(id) bus \(bus) address \(address)"
+            if let serial = device["serial"]?.stringValue { line += " serial \(serial)" }
+            line += device["output"]?.stringValue.map { " (output \($0))" } ?? " (not in use)"
+            print(line)
         }
     }
 }

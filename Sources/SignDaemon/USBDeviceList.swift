@@ -1,0 +1,41 @@
+import SignControl
+import SignOutput
+
+/// `outputs`: the USB LED controllers present on the bus (the kinds signd drives, and the
+/// VID:PID of configured bulk panels), with the output using each one.
+enum USBDeviceList {
+    static func devices(outputs: [any FrameSink]) throws(ControlError) -> [JSONValue] {
+        let sinks = outputs.compactMap { $0 as? USBSink }
+        var kinds: [(UInt16, UInt16, String)] = [
+            (FadecandyDevice.vendorID, FadecandyDevice.productID, "fadecandy"),
+            (FrameworkMatrixDevice.vendorID, FrameworkMatrixDevice.productID, "framework"),
+        ]
+        for sink in sinks where sink.kind == "bulk" {
+            kinds.append((sink.match.vendorID, sink.match.productID, "bulk"))
+        }
+        let context: USBContext
+        do {
+            context = try USBContext.shared()
+        } catch {
+            throw ControlError(.internal, "cannot use USB: \(error)")
+        }
+        let inUse = sinks.compactMap { sink in sink.connectedDevice.map { (sink.name, $0.info, $0.serial) } }
+        let found = context.serials { info in kinds.contains { $0.0 == info.vendorID && $0.1 == info.productID } }
+        return found.map { info, serial in
+            let kind = kinds.first { $0.0 == info.vendorID && $0.1 == info.productID }!.2
+            let user = inUse.first { $0.1 == info }
+            return .object([
+                "type": .string(kind),
+                "vid": .string(hex4(info.vendorID)), "pid": .string(hex4(info.productID)),
+                "serial": (serial ?? user?.2).map { .string($0) } ?? .null,
+                "bus": .int(Int64(info.bus)), "address": .int(Int64(info.address)),
+                "output": user.map { .string($0.0) } ?? .null,
+            ])
+        }
+    }
+
+    private static func hex4(_ v: UInt16) -> String {
+        let s = String(v, radix: 16)
+        return String(repeating: "0", count: 4 - s.count) + s
+    }
+}

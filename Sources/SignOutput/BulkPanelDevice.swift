@@ -1,0 +1,75 @@
+import SignGraphics
+
+/// A custom panel on a plain bulk endpoint: one transfer per frame made of an optional
+/// header, the LEDs' colour bytes in the panel's channel order, an optional footer, and
+/// zero padding to a whole number of packets.
+public struct BulkPanelDevice: LEDController {
+    public let kind = "bulk"
+    public let match: USBMatch
+    public let interface: Int32
+    public let endpoint: UInt8
+    public let detachesKernelDriver = false
+    /// The channel order on the wire, e.g. "GRB": indices into R, G, B per output byte.
+    public let order: [Int]
+    public let header: [UInt8]
+    public let footer: [UInt8]
+    /// Frames are padded with zeros to a multiple of this (0: no padding).
+    public let packetSize: Int
+    private var pipeline: LEDPipeline
+    private var leds: [UInt8] = []
+
+    /// Pixel orders a panel may use.
+    public static let orders = ["RGB", "RBG", "GRB", "GBR", "BRG", "BGR"]
+
+    public init(
+        match: USBMatch, interface: Int32, endpoint: UInt8, order: String, header: [UInt8], footer: [UInt8],
+        packetSize: Int, map: PixelMap, correction: ColorCorrection, dithering: Bool
+    ) {
+        self.match = match
+        self.interface = interface
+        self.endpoint = endpoint
+        self.order = order.uppercased().map { ["R": 0, "G": 1, "B": 2][$0] ?? 0 }
+        self.header = header
+        self.footer = footer
+        self.packetSize = packetSize
+        self.pipeline = LEDPipeline(map: map, correction: correction, dithering: dithering)
+    }
+
+    public func connectTransfers() -> [[UInt8]] { [] }
+
+    public mutating func encode(_ frame: Frame, into transfers: inout [[UInt8]]) {
+        pipeline.colour(frame, into: &leds)
+        if transfers.count != 1 { transfers = [[]] }
+        Self.message(leds: leds, order: order, header: header, footer: footer, packetSize: packetSize, into: &transfers[0])
+    }
+
+    /// header + reordered LED bytes + footer, zero-padded to a multiple of `packetSize`.
+    public static func message(
+        leds: [UInt8], order: [Int], header: [UInt8], footer: [UInt8], packetSize: Int, into out: inout [UInt8]
+    ) {
+        let body = header.count + leds.count + footer.count
+        let total = packetSize > 0 ? (body + packetSize - 1) / packetSize * packetSize : body
+        if out.count != total { out = [UInt8](repeating: 0, count: total) }
+        var o = 0
+        for b in header {
+            out[o] = b
+            o += 1
+        }
+        var led = 0
+        while led + 2 < leds.count {
+            out[o] = leds[led + order[0]]
+            out[o + 1] = leds[led + order[1]]
+            out[o + 2] = leds[led + order[2]]
+            o += 3
+            led += 3
+        }
+        for b in footer {
+            out[o] = b
+            o += 1
+        }
+        while o < total {
+            out[o] = 0
+            o += 1
+        }
+    }
+}

@@ -1,0 +1,29 @@
+/// Temporal dithering from 16-bit levels to 8-bit: each LED channel carries the part of
+/// its level the last frame could not show into the next one, so over a few frames the
+/// average is exact and a slow fade at low brightness moves smoothly instead of stepping.
+public struct TemporalDither: Sendable {
+    private var residual: [UInt8] = []
+
+    public init() {}
+
+    /// The 8-bit value to show now for `level` (0...65535) of channel slot `slot`.
+    @inline(__always)
+    public mutating func quantise(_ level: UInt16, slot: Int) -> UInt8 {
+        // In 1/256 steps of the 8-bit scale: 65535 maps to 255 * 256.
+        let target = (UInt32(level) * 65280 + 32767) / 65535
+        let sum = target + UInt32(residual[slot])
+        residual[slot] = UInt8(truncatingIfNeeded: sum)
+        return UInt8(sum >> 8)
+    }
+
+    /// Makes room for `slots` channels (new ones start without carry).
+    public mutating func reserve(_ slots: Int) {
+        if residual.count != slots { residual = [UInt8](repeating: 0, count: slots) }
+    }
+
+    /// Rounds to nearest without carrying anything over (dithering off).
+    @inline(__always)
+    public static func round(_ level: UInt16) -> UInt8 {
+        UInt8((UInt32(level) * 255 + 32767) / 65535)
+    }
+}

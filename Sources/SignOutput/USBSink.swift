@@ -1,0 +1,290 @@
+import Dispatch
+import Glibc
+import SignGraphics
+import Synchronization
+
+/// What a USB output has done since signd started, for `signctl status`.
+public struct OutputCounters: Sendable, Equatable {
+    /// Frames the device accepted.
+    public var framesSent: UInt64 = 0
+    /// Frames replaced by a newer one before the device could take them.
+    public var dropped: UInt64 = 0
+    /// Failed transfers, opens and claims.
+    public var errors: UInt64 = 0
+    /// Times the device came back after it left.
+    public var reconnects: UInt64 = 0
+    public var lastError: String?
+    /// The device in use, when connected.
+    public var device: String?
+
+    public init() {}
+}
+
+/// Streams frames to one USB LED controller. `send` encodes on the frame clock's queue
+/// and never waits for USB: at most two frames are in flight, a newer frame replaces a
+/// pending one (the older counts as dropped), and submission, connecting and closing run
+/// on the sink's own queue. When the device leaves, the output waits and reconnects by
+/// itself on hotplug arrival or on a periodic rescan; other outputs never notice.
+public final class USBSink: FrameSink {
+    public let name: String
+    public let kind: String
+    /// Frames that may be in the device's hands at once.
+    public static let maxInFlight = 2
+
+    private struct Inner {
+        var controller: any LEDController
+        var state = OutputState.waiting
+        var handle: USBDeviceHandle?
+        var inFlight = 0
+        var pending: [[UInt8]]?
+        var spare: [[UInt8]] = []
+        var pumpScheduled = false
+        var everConnected = false
+        var stopped = false
+        var counters = OutputCounters()
+    }
+
+    private let inner: Mutex<Inner>
+    private let context: USBContext
+    private let queue: DispatchQueue
+    private let log: @Sendable (String) -> Void
+    private nonisolated(unsafe) var rescan: DispatchSourceTimer?
+    private nonisolated(unsafe) var listener: Int?
+
+    /// Says what the sink was made from; a reload keeps a sink whose identity is unchanged.
+    public let identity: String
+
+    /// `log` receives one line per state change (connected, waiting, failed).
+    public init(
+        name: String, identity: String = "", controller: any LEDController, context: USBContext,
+        log: @escaping @Sendable (String) -> Void
+    ) {
+        self.name = name
+        self.identity = identity
+        self.kind = controller.kind
+        self.context = context
+        self.log = log
+        self.inner = Mutex(Inner(controller: controller))
+        self.queue = DispatchQueue(label: "signd.usb.\(name)")
+        let match = controller.match
+        listener = context.addListener { [weak self] event, info in
+            guard let self, info.vendorID == match.vendorID, info.productID == match.productID else { return }
+            switch event {
+            case .arrived: self.queue.async { self.connect() }
+            case .left: self.deviceLeft(info)
+            }
+        }
+        // Hotplug brings a returning device back at once; the rescan covers buses without
+        // hotplug and devices whose permissions arrive after they do.
+        let timer = DispatchSource.makeTimerSource(queue: queue)
+        let period: DispatchTimeInterval = context.deliversHotplug ? .seconds(2) : .milliseconds(500)
+        timer.schedule(deadline: .now() + period, repeating: period, leeway: .milliseconds(100))
+        timer.setEventHandler { [weak self] in self?.connect() }
+        timer.resume()
+        rescan = timer
+        queue.async { self.connect() }
+    }
+
+    public var state: OutputState { inner.withLock { $0.state } }
+
+    public var counters: OutputCounters? { inner.withLock { $0.counters } }
+
+    /// The device in use and its serial number, while connected.
+    public var connectedDevice: (info: USBContext.DeviceInfo, serial: String?)? {
+        inner.withLock { s in s.handle.map { ($0.info, $0.serial) } }
+    }
+
+    /// The VID, PID and serial this output looks for.
+    public var match: USBMatch { inner.withLock { $0.controller.match } }
+
+    public func send(_ frame: Frame, number: UInt64, deadline: UInt64) {
+        let schedule = inner.withLock { s -> Bool in
+            guard s.state == .ok, !s.stopped else { return false }
+            var transfers = s.spare
+            s.controller.encode(frame, into: &transfers)
+            if let old = s.pending {
+                s.counters.dropped += 1
+                s.spare = old
+            } else {
+                s.spare = []
+            }
+            s.pending = transfers
+            guard !s.pumpScheduled, s.inFlight < Self.maxInFlight else { return false }
+            s.pumpScheduled = true
+            return true
+        }
+        if schedule { queue.async { self.pump() } }
+    }
+
+    /// Submits pending frames while fewer than two are in flight (on the sink's queue).
+    private func pump() {
+        while true {
+            let next = inner.withLock { s -> (USBDeviceHandle, [[UInt8]], UInt8)? in
+                s.pumpScheduled = false
+                guard let handle = s.handle, s.state == .ok, s.inFlight < Self.maxInFlight, let frame = s.pending
+                else { return nil }
+                s.pending = nil
+                s.inFlight += 1
+                return (handle, frame, s.controller.endpoint)
+            }
+            guard let (handle, transfers, endpoint) = next else { return }
+            submit(transfers, endpoint: endpoint, on: handle) { [self] result in frameDone(result) }
+        }
+    }
+
+    /// Submits a frame's transfers; `done` runs once, after the last one completes.
+    private func submit(
+        _ transfers: [[UInt8]], endpoint: UInt8, on handle: USBDeviceHandle,
+        done: @escaping @Sendable (Result<Void, USBError>) -> Void
+    ) {
+        let tracker = FrameTracker(count: transfers.count, done: done)
+        if transfers.isEmpty { return done(.success(())) }
+        for (i, transfer) in transfers.enumerated() {
+            do throws(USBError) {
+                try handle.submitBulk(endpoint: endpoint, transfer) { tracker.finish($0.map { _ in () }) }
+            } catch {
+                // The ones not submitted will never complete: finish them as failed.
+                for _ in i..<transfers.count { tracker.finish(.failure(error)) }
+                return
+            }
+        }
+    }
+
+    /// Bookkeeping when a submitted frame (or the connect-time setup) completes.
+    private func frameDone(_ result: Result<Void, USBError>, isFrame: Bool = true) {
+        let (schedule, closeNow) = inner.withLock { s -> (Bool, USBDeviceHandle?) in
+            s.inFlight -= 1
+            switch result {
+            case .success: if isFrame { s.counters.framesSent += 1 }
+            case .failure(let error):
+                // A device that left is waited for, not counted as a fault.
+                if !error.isNoDevice { s.counters.errors += 1 }
+                s.counters.lastError = error.description
+                if s.state == .ok {
+                    s.state = .waiting
+                    s.pending = nil
+                    log("output \(name): \(error.isNoDevice ? "device left" : "transfer failed"): \(error); waiting")
+                }
+            }
+            if s.state != .ok, s.inFlight == 0, let handle = s.handle {
+                s.handle = nil
+                s.counters.device = nil
+                return (false, handle)
+            }
+            let schedule = s.state == .ok && s.pending != nil && !s.pumpScheduled && s.inFlight < Self.maxInFlight
+            if schedule { s.pumpScheduled = true }
+            return (schedule, nil)
+        }
+        if schedule { queue.async { self.pump() } }
+        if let closeNow { queue.async { closeNow.close() } }
+    }
+
+    private func deviceLeft(_ info: USBContext.DeviceInfo) {
+        let closeNow = inner.withLock { s -> USBDeviceHandle? in
+            guard let handle = s.handle, handle.info == info else { return nil }
+            if s.state == .ok {
+                s.state = .waiting
+                s.pending = nil
+                log("output \(name): \(handle.description) left; waiting for it")
+            }
+            guard s.inFlight == 0 else { return nil }  // the last completion closes it
+            s.handle = nil
+            s.counters.device = nil
+            return handle
+        }
+        if let closeNow { queue.async { closeNow.close() } }
+    }
+
+    /// Opens, claims and initialises the device when the output is waiting for one.
+    private func connect() {
+        let (controller, wanted) = inner.withLock { s in (s.controller, s.handle == nil && !s.stopped) }
+        guard wanted else { return }
+        let handle: USBDeviceHandle
+        do throws(USBError) {
+            guard let found = try context.open(controller.match) else {
+                inner.withLock { s in if s.state == .error { s.state = .waiting } }
+                return
+            }
+            handle = found
+            do throws(USBError) {
+                try handle.claim(interface: controller.interface, detachingKernelDriver: controller.detachesKernelDriver)
+            } catch {
+                handle.close()
+                throw error
+            }
+        } catch where error.isNoDevice {
+            // Listed but already gone (its removal is on the way): keep waiting.
+            return
+        } catch {
+            inner.withLock { s in
+                s.counters.errors += 1
+                if s.counters.lastError != error.description {
+                    log("output \(name): \(error)")
+                }
+                s.counters.lastError = error.description
+                // A device that is there but cannot be used (permissions, busy) is a
+                // fault to show; an absent one is only waited for.
+                s.state = error.isNoDevice ? .waiting : .error
+            }
+            return
+        }
+        // Before any frame: the LUT and configuration, in order on the same endpoint.
+        let setup = controller.connectTransfers()
+        let ok = inner.withLock { s -> Bool in
+            guard !s.stopped else { return false }
+            s.handle = handle
+            s.inFlight += 1
+            s.state = .ok
+            s.pending = nil
+            if s.everConnected { s.counters.reconnects += 1 }
+            s.everConnected = true
+            s.counters.device = handle.description
+            return true
+        }
+        guard ok else { return handle.close() }
+        log("output \(name): streaming to \(handle.description)")
+        submit(setup, endpoint: controller.endpoint, on: handle) { [self] result in
+            frameDone(result, isFrame: false)
+        }
+    }
+
+    /// Lets the last frames (the blank one on stop) reach the device, then releases it and
+    /// gives the kernel driver its interface back.
+    public func stop() {
+        for _ in 0..<40 {
+            let busy = inner.withLock { $0.handle != nil && ($0.inFlight > 0 || $0.pending != nil) }
+            if !busy { break }
+            usleep(5000)
+        }
+        let handle = inner.withLock { s -> USBDeviceHandle? in
+            s.stopped = true
+            defer { s.handle = nil }
+            return s.handle
+        }
+        rescan?.cancel()
+        if let listener { context.removeListener(listener) }
+        queue.sync {}
+        handle?.close()
+    }
+}
+
+/// Counts a frame's transfers down and reports once: success, or the first error.
+private final class FrameTracker: Sendable {
+    private let state: Mutex<(left: Int, error: USBError?)>
+    private let done: @Sendable (Result<Void, USBError>) -> Void
+
+    init(count: Int, done: @escaping @Sendable (Result<Void, USBError>) -> Void) {
+        state = Mutex((count, nil))
+        self.done = done
+    }
+
+    func finish(_ result: Result<Void, USBError>) {
+        let outcome = state.withLock { s -> Result<Void, USBError>? in
+            if case .failure(let e) = result, s.error == nil { s.error = e }
+            s.left -= 1
+            guard s.left == 0 else { return nil }
+            return s.error.map { .failure($0) } ?? .success(())
+        }
+        if let outcome { done(outcome) }
+    }
+}
