@@ -320,8 +320,10 @@ def main():
 
     env = dict(os.environ, UMOCKDEV_DIR=root)
     child = subprocess.Popen(command, env=env)
+    # A parent may have started us with signals blocked (Foundation's Process does).
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGTERM, signal.SIGINT})
     for sig in (signal.SIGTERM, signal.SIGINT):
-        signal.signal(sig, lambda s, f: child.send_signal(s))
+        signal.signal(sig, lambda s, f: os.kill(child.pid, s))  # not send_signal: it takes the lock wait() holds
 
     if args.commands:
         # The preload library wraps open() and read() under a lock that its ioctl

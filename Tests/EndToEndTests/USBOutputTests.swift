@@ -1,0 +1,229 @@
+import Foundation
+import Glibc
+import SignControl
+import Testing
+
+/// signd streaming to emulated USB LED controllers (tools/usb-emulator.py on umockdev):
+/// an unmodified libusb finds, opens and streams to them, and every byte is recorded.
+final class EmulatedBus {
+    let scratch: Scratch
+    let events: String
+    let commands: String
+    let process: Process
+
+    /// Starts `signd run --config config` under the emulator with `devices` plugged in.
+    init(_ scratch: Scratch, devices: [String], config: String) throws {
+        self.scratch = scratch
+        events = scratch.dir.appendingPathComponent("usb-events.jsonl").path
+        commands = scratch.dir.appendingPathComponent("usb-commands").path
+        mkfifo(commands, 0o600)
+        var arguments = [Paths.root.appendingPathComponent("tools/usb-emulator.py").path]
+        for device in devices { arguments += ["--device", device] }
+        arguments += ["--events", events, "--commands", commands, "--"]
+        arguments += [Paths.signd, "run", "--config", config, "--socket", scratch.socket]
+        process = try scratch.launch("/usr/bin/python3", arguments)
+        try scratch.waitForSocket(process)
+    }
+
+    /// "unplug SERIAL" or "plug SERIAL".
+    func send(_ line: String) {
+        let fd = open(commands, O_WRONLY | O_NONBLOCK)
+        precondition(fd >= 0, "the emulator's command FIFO is not open")
+        _ = (line + "\n").withCString { write(fd, $0, strlen($0)) }
+        close(fd)
+    }
+
+    struct Event {
+        let name: String
+        let t: Double
+        let fields: [String: Any]
+        var data: [UInt8] {
+            guard let hex = fields["data"] as? String else { return [] }
+            var bytes: [UInt8] = []
+            bytes.reserveCapacity(hex.utf8.count / 2)
+            var iterator = hex.utf8.makeIterator()
+            func nibble(_ c: UInt8) -> UInt8 { c <= 57 ? c - 48 : c - 87 }
+            while let hi = iterator.next(), let lo = iterator.next() { bytes.append(nibble(hi) << 4 | nibble(lo)) }
+            return bytes
+        }
+    }
+
+    func recorded() -> [Event] {
+        guard let text = try? String(contentsOfFile: events, encoding: .utf8) else { return [] }
+        return text.split(separator: "\n").compactMap { line in
+            guard let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],
+                let name = object["event"] as? String, let t = object["t"] as? Double
+            else { return nil }
+            return Event(name: name, t: t, fields: object)
+        }
+    }
+
+    /// Waits up to `seconds` for `condition`; whether it came true.
+    func wait(_ seconds: Double, until condition: () throws -> Bool) rethrows -> Bool {
+        let end = monotonicNow() + UInt64(seconds * 1e9)
+        while monotonicNow() < end {
+            if try condition() { return true }
+            Thread.sleep(forTimeInterval: 0.01)
+        }
+        return try condition()
+    }
+
+    func output(_ name: String) throws -> JSONValue? {
+        try scratch.request("status")["outputs"]?.arrayValue?.first { $0["name"]?.stringValue == name }
+    }
+
+    /// SIGTERM to signd through the emulator; the emulator's exit status.
+    func stop() -> Int32 {
+        scratch.stop(process)
+        return process.terminationStatus
+    }
+}
+
+@Suite("USB outputs on emulated devices", .serialized)
+struct USBOutputTests {
+    /// An example config with the preview off and an shm output added (to watch the clock).
+    static func config(_ example: String, _ scratch: Scratch) throws -> String {
+        var text = try String(
+            contentsOf: Paths.root.appendingPathComponent("configs/examples/\(example)"), encoding: .utf8)
+        text = text.replacingOccurrences(of: "terminal = \"auto\"", with: "terminal = \"off\"")
+        text += "\n[[output]]\ntype = \"shm\"\nname = \"\(scratch.name)\"\n"
+        return try scratch.write(text)
+    }
+
+    static func shmFrame(_ scratch: Scratch) throws -> Int {
+        let out = try run("/usr/bin/python3", [Paths.shmReader, scratch.name, "header"])
+        let header = try JSONSerialization.jsonObject(with: Data(out.stdout.utf8)) as? [String: Any]
+        return header?["frame"] as? Int ?? -1
+    }
+
+    /// The 32x16 RGB frame a Fadecandy framebuffer transfer shows through the example's
+    /// serpentine map (row 0 left to right, row 1 back, ...).
+    static func decodeFadecandy(_ packets: [UInt8]) -> [UInt8] {
+        var leds: [UInt8] = []
+        for p in 0..<25 { leds += packets[p * 64 + 1..<p * 64 + 64] }
+        var frame = [UInt8](repeating: 0, count: 32 * 16 * 3)
+        for led in 0..<512 {
+            let row = led / 32, column = row % 2 == 0 ? led % 32 : 31 - led % 32
+            let o = (row * 32 + column) * 3
+            frame[o..<o + 3] = leds[led * 3..<led * 3 + 3]
+        }
+        return frame
+    }
+
+    @Test("a 10 s run at 60 fps: the LUT and config first, then every frame, at most 2 in flight, decoding to the rendered frames")
+    func fadecandyStream() throws {
+        let scratch = try Scratch()
+        let config = try Self.config("fadecandy-32x16.toml", scratch)
+        let bus = try EmulatedBus(scratch, devices: ["fadecandy:FC01"], config: config)
+        #expect(bus.wait(3) { (try? bus.output("board")?["state"]?.stringValue) == "ok" })
+        Thread.sleep(forTimeInterval: 10)
+        let status = try scratch.request("status")
+        let asked = monotonicNow()
+        let board = try #require(try bus.output("board"))
+        #expect(bus.stop() == 0)
+
+        let clockFrames = Int(status["frames"]?.doubleValue ?? 0)
+        let sent = Int(board["frames_sent"]?.doubleValue ?? -1)
+        #expect(clockFrames >= 600)
+        #expect(board["dropped"]?.doubleValue == 0)
+        #expect(board["errors"]?.doubleValue == 0)
+        #expect(clockFrames - sent <= 3, "frames rendered \(clockFrames), reached the board \(sent)")
+
+        let bulk = bus.recorded().filter { $0.name == "bulk" }
+        try #require(bulk.count > 2)
+        #expect(bulk[0].data.count == 1600 && bulk[0].data[0] == 0x40, "the colour LUT comes first")
+        #expect(bulk[0].data[24 * 64] == 0x78)
+        #expect(bulk[1].data.count == 64 && bulk[1].data[0] == 0x80 && bulk[1].data[1] == 0, "then the config packet")
+        let frames = bulk.dropFirst(2)
+        #expect(frames.allSatisfy { $0.data.count == 1600 && $0.data[0] == 0 && $0.data[24 * 64] == 0x38 })
+        #expect(frames.filter { $0.t <= Double(asked) / 1e9 }.count >= sent)
+        let exit = bus.recorded().last { $0.name == "exit" }
+        #expect((exit?.fields["max_in_flight"] as? [String: Int])?["FC01"] ?? 99 <= 2)
+
+        // Every frame the board got is one `signd render` draws, in order.
+        let rgb = scratch.dir.appendingPathComponent("frames.rgb").path
+        let render = try run(Paths.signd, ["render", "--config", config, "--frames", "\(clockFrames + 60)", "--out", rgb])
+        #expect(render.status == 0, "\(render.stderr)")
+        let rendered = try Data(contentsOf: URL(fileURLWithPath: rgb))
+        let size = 32 * 16 * 3
+        var index = 0
+        var matched = 0
+        for transfer in frames.dropLast() {  // the last one is the blank frame of the stop
+            let decoded = Self.decodeFadecandy(transfer.data)
+            while index * size < rendered.count, Array(rendered[index * size..<(index + 1) * size]) != decoded {
+                index += 1
+            }
+            if index * size < rendered.count { matched += 1 }
+        }
+        #expect(matched == frames.count - 1, "\(matched) of \(frames.count - 1) frames match a rendered frame in order")
+        #expect(Self.decodeFadecandy(frames.last!.data).allSatisfy { $0 == 0 }, "signd blanks the board on stop")
+    }
+
+    @Test("unplugged ten times: waiting while the clock runs on, streaming again within a second of each replug")
+    func fadecandyReconnect() throws {
+        let scratch = try Scratch()
+        let config = try Self.config("fadecandy-32x16.toml", scratch)
+        let bus = try EmulatedBus(scratch, devices: ["fadecandy:FC01"], config: config)
+        defer { _ = bus.stop() }
+        #expect(bus.wait(3) { (try? bus.output("board")?["state"]?.stringValue) == "ok" })
+        var reconnects: [Double] = []
+        for round in 1...10 {
+            bus.send("unplug FC01")
+            #expect(bus.wait(1) { (try? bus.output("board")?["state"]?.stringValue) == "waiting" }, "round \(round)")
+            let before = try Self.shmFrame(scratch)
+            Thread.sleep(forTimeInterval: 0.3)
+            #expect(try Self.shmFrame(scratch) >= before + 10, "frames keep coming while the board is away")
+            let plugged = Double(monotonicNow()) / 1e9
+            bus.send("plug FC01")
+            // Back when, after the replug, the LUT and then a frame have arrived.
+            var back: Double?
+            _ = bus.wait(2) {
+                let after = bus.recorded().filter { $0.name == "bulk" && $0.t > plugged }
+                guard after.count >= 3, after[0].data.first == 0x40 else { return false }
+                back = after[2].t - plugged
+                return true
+            }
+            let seconds = try #require(back, "round \(round): no frame after the replug")
+            #expect(seconds < 1.0, "round \(round): \(seconds) s to the first frame")
+            reconnects.append(seconds)
+            #expect(bus.wait(1) { (try? bus.output("board")?["reconnects"]?.doubleValue) == Double(round) })
+        }
+        let board = try #require(try bus.output("board"))
+        #expect(board["state"]?.stringValue == "ok")
+        #expect(board["errors"]?.doubleValue == 0)
+        print("reconnect to first frame (s): \(reconnects.sorted().map { String(format: "%.4f", $0) })")
+    }
+
+    @Test("the Framework module: driver detached, brightness first, 9 columns and a commit per frame, back after a replug, driver re-attached on exit")
+    func frameworkMatrix() throws {
+        let scratch = try Scratch()
+        let config = try Self.config("framework-matrix.toml", scratch)
+        let bus = try EmulatedBus(scratch, devices: ["framework:FW01"], config: config)
+        #expect(bus.wait(3) { (try? bus.output("matrix")?["state"]?.stringValue) == "ok" })
+        Thread.sleep(forTimeInterval: 1)
+        bus.send("unplug FW01")
+        #expect(bus.wait(1) { (try? bus.output("matrix")?["state"]?.stringValue) == "waiting" })
+        let plugged = Double(monotonicNow()) / 1e9
+        bus.send("plug FW01")
+        #expect(bus.wait(1) { (try? bus.output("matrix")?["state"]?.stringValue) == "ok" })
+        Thread.sleep(forTimeInterval: 0.5)
+        #expect(bus.stop() == 0)
+
+        let events = bus.recorded()
+        let order = events.map(\.name).filter { $0 != "bulk" }
+        #expect(
+            order == [
+                "plugged", "detach-driver", "claim", "command", "unplugged", "command", "plugged", "detach-driver",
+                "claim", "release", "attach-driver", "exit",
+            ], "\(order)")
+        let bulk = events.filter { $0.name == "bulk" }
+        #expect(bulk.first?.data == [0x32, 0xac, 0x00, 102], "brightness 0.4 of 255 before any frame")
+        let frame = Array(bulk.dropFirst().prefix(10).map(\.data))
+        #expect(frame.count == 10)
+        #expect(frame.prefix(9).enumerated().allSatisfy { i, c in c.count == 38 && c[0...3] == [0x32, 0xac, 0x07, UInt8(i)] })
+        #expect(frame.last == [0x32, 0xac, 0x08, 0x00])
+        let afterReplug = bulk.filter { $0.t > plugged }
+        #expect(afterReplug.first?.data == [0x32, 0xac, 0x00, 102], "brightness again on reconnect")
+        #expect(afterReplug.count > 20)
+    }
+}
