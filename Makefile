@@ -6,6 +6,7 @@ PREFIX  ?= /usr/local
 DESTDIR ?=
 CONFIG  ?= configs/demo.toml
 UNITDIR     ?= /lib/systemd/system
+UDEVDIR     ?= /etc/udev/rules.d
 SYSUSERSDIR ?= /usr/lib/sysusers.d
 
 .PHONY: all setup build release demo test bench install clean format
@@ -31,18 +32,19 @@ test: setup
 	$(SWIFT) test --skip-build
 	tools/check-units
 
-## install: binaries, units, the sysusers entry and /etc/signd/signd.toml (an existing one is kept).
+## install: binaries, units, the sysusers entry, the udev rules and /etc/signd/signd.toml (an existing one is kept).
 ## bench: the benchmarks in Benchmarks/ (release build; wall clock percentiles and mallocs).
 bench: setup
 	cd Benchmarks && $(SWIFT) package --allow-writing-to-package-directory benchmark --no-progress
 
 install: release
-	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)/etc/signd $(DESTDIR)$(UNITDIR) $(DESTDIR)$(SYSUSERSDIR)
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)/etc/signd $(DESTDIR)$(UNITDIR) $(DESTDIR)$(SYSUSERSDIR) $(DESTDIR)$(UDEVDIR)
 	install -m 0755 .build/release/signd .build/release/signctl $(DESTDIR)$(PREFIX)/bin/
 	sed 's|@BINDIR@|$(PREFIX)/bin|g' systemd/signd.service > $(DESTDIR)$(UNITDIR)/signd.service
 	chmod 0644 $(DESTDIR)$(UNITDIR)/signd.service
 	install -m 0644 systemd/signd.socket $(DESTDIR)$(UNITDIR)/signd.socket
 	install -m 0644 systemd/sysusers.d/signd.conf $(DESTDIR)$(SYSUSERSDIR)/signd.conf
+	install -m 0644 systemd/70-signd-usb.rules $(DESTDIR)$(UDEVDIR)/70-signd-usb.rules
 	test -e $(DESTDIR)/etc/signd/signd.toml || install -m 0644 configs/signd.toml $(DESTDIR)/etc/signd/signd.toml
 
 format:

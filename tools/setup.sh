@@ -14,6 +14,7 @@ packages=(
   fonts-dejavu-core  # an outline font with kerning, for the text tests
   fonts-noto-color-emoji  # colour emoji in text
   systemd            # systemd-socket-activate, systemd-analyze
+  umockdev gir1.2-umockdev-1.0 python3-gi  # emulated USB devices for the USB output tests
 )
 
 missing=()

@@ -85,7 +85,7 @@ struct ConfigLoaderTests {
                 "t.toml:10: layer[1].color: \"purplish\" is not a colour (use #rrggbb, #rrggbbaa or a name such as amber)",
                 "t.toml:11: layer[1].speed: -1.0 is out of range 0.0...10000.0",
                 "t.toml:12: layer[1].scroll: \"sometimes\" is not one of \"always\", \"overflow\"",
-                "t.toml:16: output[0].type: \"hdmi\" is not a known output type (\"shm\")",
+                "t.toml:16: output[0].type: \"hdmi\" is not a known output type (\"shm\", \"fadecandy\", \"framework\", \"bulk\")",
             ])
     }
 
@@ -191,5 +191,48 @@ struct ConfigLoaderTests {
             problems("[[layer]]\ntext = \"tea {icon:cup}\"\n") == [
                 "t.toml:2: layer[0].text: no icon \"cup\" in [icons]"
             ])
+    }
+
+    @Test("USB outputs: the Fadecandy example's board, panel and correction")
+    func fadecandyOutput() throws {
+        let config = try ConfigLoader.load(
+            path: Self.root.appendingPathComponent("configs/examples/fadecandy-32x16.toml").path, fonts: Self.fonts)
+        guard case .usb(let board) = config.outputs.first else {
+            Issue.record("the example's output is a USB output")
+            return
+        }
+        #expect(board.name == "board" && board.device == .fadecandy(dithering: true, interpolation: true))
+        #expect(board.correction.curve == .exponent(2.5) && board.correction.brightness == 0.6)
+        #expect(board.correction.whitePoint == [1.0, 0.85, 0.7])
+        #expect(board.panels.count == 1 && board.panels[0].serpentine && board.panels[0].width == 32)
+    }
+
+    @Test("USB output mistakes are named with their key and line")
+    func usbProblems() {
+        let found = problems(
+            """
+            [[layer]]
+            text = "x"
+            [[output]]
+            type = "bulk"
+            name = "panel"
+            vid = 0x1209
+            order = "RGBX"
+            gamma = "srgb"
+            header = "AA 5"
+            [[output.panel]]
+            width = 8
+            height = 8
+            rotate = 45
+            [[output]]
+            type = "fadecandy"
+            name = "board"
+            white_point = [1, 2]
+            pixel_order = "GRB"
+            """)
+        #expect(found.contains { $0.hasPrefix("t.toml:3: output[0]: a bulk output needs vid and pid") }, "\(found)")
+        #expect(found.contains { $0.hasPrefix("t.toml:8: output[0].gamma: expected an exponent") })
+        #expect(found.contains { $0.hasPrefix("t.toml:17: output[1].white_point: expected three gains") })
+        #expect(found.contains { $0.hasPrefix("t.toml:18: output[1].pixel_order: unknown key") })
     }
 }
