@@ -90,4 +90,21 @@ let benchmarks: @Sendable () -> Void = {
         // Creating and removing the object is not what is measured.
         benchmark.stopMeasurement()
     }
+
+    // Encoding one frame for a Fadecandy board: the serpentine 32x16 map and 25 packets.
+    Benchmark("Fadecandy frame encoding 32x16", configuration: .init(scalingFactor: .kilo)) { benchmark in
+        var panel = Panel(width: 32, height: 16)
+        panel.serpentine = true
+        let map = PixelMap(panels: [panel], frameWidth: 32, frameHeight: 16, ledCount: FadecandyDevice.ledCount)
+        var device = FadecandyDevice(serial: nil, map: map, correction: ColorCorrection())
+        let frame = Frame(width: 32, height: 16, fill: .white)
+        var transfers: [[UInt8]] = []
+        device.encode(frame, into: &transfers)
+        benchmark.startMeasurement()
+        for _ in benchmark.scaledIterations {
+            device.encode(frame, into: &transfers)
+            blackHole(transfers)
+        }
+        benchmark.stopMeasurement()
+    }
 }
