@@ -207,10 +207,14 @@ class Device(UMockdev.IoctlBase):
             actual = self.control(buffer, data)
         else:
             record("bulk", serial=self.serial, endpoint=ep, data=data.hex())
+        # In-flight counts frames: for a Fadecandy its framebuffer transfers (not the LUT
+        # and config sent on connect), for the others every bulk transfer.
+        frame = kind != URB_TYPE_CONTROL and (self.kind != "fadecandy" or (data[:1] or b"\0")[0] & 0xC0 == 0)
         with lock:
-            self.in_flight += 1
-            self.max_in_flight = max(self.max_in_flight, self.in_flight)
-            self.done.append((now() + self.latency, urb, actual))
+            if frame:
+                self.in_flight += 1
+                self.max_in_flight = max(self.max_in_flight, self.in_flight)
+            self.done.append((now() + self.latency, urb, actual, frame))
         client.complete(0, 0)
 
     def control(self, buffer, data):
@@ -232,7 +236,7 @@ class Device(UMockdev.IoctlBase):
             item = ready[0] if ready else None
             if item:
                 self.done.remove(item)
-                self.in_flight -= 1
+                self.in_flight -= 1 if item[3] else 0
             gone = self.gone
         if item is None:
             if gone:
@@ -241,7 +245,7 @@ class Device(UMockdev.IoctlBase):
             time.sleep(0.002)  # the fake node always polls ready: do not let libusb spin
             client.complete(-1, EAGAIN)
             return
-        _, urb, actual = item
+        _, urb, actual, _ = item
         status = -ESHUTDOWN if gone else 0
         urb.update(4, struct.pack("<i", status))
         urb.update(28, struct.pack("<i", actual if not gone else 0))

@@ -233,7 +233,7 @@ public final class USBSink: FrameSink {
         let ok = inner.withLock { s -> Bool in
             guard !s.stopped else { return false }
             s.handle = handle
-            s.inFlight += 1
+            s.inFlight += 1  // the setup holds one place in the window until it completes
             s.state = .ok
             s.pending = nil
             if s.everConnected { s.counters.reconnects += 1 }

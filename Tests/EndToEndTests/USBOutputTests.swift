@@ -12,14 +12,14 @@ final class EmulatedBus {
     let process: Process
 
     /// Starts `signd run --config config` under the emulator with `devices` plugged in.
-    init(_ scratch: Scratch, devices: [String], config: String) throws {
+    init(_ scratch: Scratch, devices: [String], config: String, latencyMilliseconds: Double = 0.2) throws {
         self.scratch = scratch
         events = scratch.dir.appendingPathComponent("usb-events.jsonl").path
         commands = scratch.dir.appendingPathComponent("usb-commands").path
         mkfifo(commands, 0o600)
         var arguments = [Paths.root.appendingPathComponent("tools/usb-emulator.py").path]
         for device in devices { arguments += ["--device", device] }
-        arguments += ["--events", events, "--commands", commands, "--"]
+        arguments += ["--events", events, "--commands", commands, "--latency-ms", "\(latencyMilliseconds)", "--"]
         arguments += [Paths.signd, "run", "--config", config, "--socket", scratch.socket]
         process = try scratch.launch("/usr/bin/python3", arguments)
         try scratch.waitForSocket(process)
@@ -157,6 +157,25 @@ struct USBOutputTests {
         }
         #expect(matched == frames.count - 1, "\(matched) of \(frames.count - 1) frames match a rendered frame in order")
         #expect(Self.decodeFadecandy(frames.last!.data).allSatisfy { $0 == 0 }, "signd blanks the board on stop")
+    }
+
+    @Test("a board slower than the frame rate: never more than 2 frames in flight, the older pending frame dropped")
+    func slowBoard() throws {
+        let scratch = try Scratch()
+        let config = try Self.config("fadecandy-32x16.toml", scratch)
+        // 40 ms per transfer: two in flight carry at most 50 frames/s of the 60.
+        let bus = try EmulatedBus(scratch, devices: ["fadecandy:FC01"], config: config, latencyMilliseconds: 40)
+        #expect(bus.wait(3) { (try? bus.output("board")?["state"]?.stringValue) == "ok" })
+        Thread.sleep(forTimeInterval: 3)
+        let status = try scratch.request("status")
+        let board = try #require(try bus.output("board"))
+        #expect(bus.stop() == 0)
+        let sent = board["frames_sent"]?.doubleValue ?? 0, dropped = board["dropped"]?.doubleValue ?? 0
+        #expect(dropped > 20, "sent \(sent), dropped \(dropped)")
+        #expect(status["dropped"]?.doubleValue == 0, "the frame clock itself drops nothing")
+        #expect(sent / 3 <= 52, "at most two 40 ms transfers at a time")
+        let exit = bus.recorded().last { $0.name == "exit" }
+        #expect((exit?.fields["max_in_flight"] as? [String: Int])?["FC01"] == 2)
     }
 
     @Test("unplugged ten times: waiting while the clock runs on, streaming again within a second of each replug")
