@@ -25,6 +25,7 @@ public final class USBContext: @unchecked Sendable {
     private let claimed = Mutex<Set<Int>>([])
 
     private static let sharedContext = Mutex<USBContext?>(nil)
+    private let openLock = OpenLock()
 
     /// The shared context, created on first use.
     public static func shared() throws(USBError) -> USBContext {
@@ -106,6 +107,10 @@ public final class USBContext: @unchecked Sendable {
     /// Opens the first unclaimed device that `match` describes (checking the serial number
     /// when it names one) and marks it claimed. Nil when none is present.
     public func open(_ match: USBMatch) throws(USBError) -> USBDeviceHandle? {
+        // One open at a time: two outputs probing the same boards must not both take one,
+        // and opening, reading serials and closing stay ordered.
+        openLock.lock()
+        defer { openLock.unlock() }
         var lastError: USBError?
         let handle: USBDeviceHandle? = try withDeviceList { (list: [OpaquePointer]) throws(USBError) -> USBDeviceHandle? in
             for device in list {
@@ -128,6 +133,7 @@ public final class USBContext: @unchecked Sendable {
                     handle.close()
                     continue
                 }
+                handle.holdsClaim = true
                 return handle
             }
             return nil
@@ -139,7 +145,9 @@ public final class USBContext: @unchecked Sendable {
     /// Reads the serial numbers of the devices `wanted` accepts, for listing. Devices an
     /// output has open are reported by the output instead (nil here).
     public func serials(where wanted: (DeviceInfo) -> Bool) -> [(DeviceInfo, String?)] {
-        withDeviceList { list in
+        openLock.lock()
+        defer { openLock.unlock() }
+        return withDeviceList { list in
             list.compactMap { device -> (DeviceInfo, String?)? in
                 guard let info = Self.info(device), wanted(info) else { return nil }
                 let key = Int(info.bus) << 8 | Int(info.address)
@@ -189,4 +197,13 @@ private func hotplugCallback(
     let context = Unmanaged<USBContext>.fromOpaque(userData).takeUnretainedValue()
     context.deliver(event == LIBUSB_HOTPLUG_EVENT_DEVICE_ARRIVED ? .arrived : .left, device)
     return 0
+}
+
+/// A plain pthread mutex (SignOutput does not import Foundation).
+final class OpenLock: @unchecked Sendable {
+    private var mutex = pthread_mutex_t()
+    init() { pthread_mutex_init(&mutex, nil) }
+    deinit { pthread_mutex_destroy(&mutex) }
+    func lock() { pthread_mutex_lock(&mutex) }
+    func unlock() { pthread_mutex_unlock(&mutex) }
 }

@@ -12,6 +12,8 @@ public final class USBDeviceHandle: @unchecked Sendable {
     private var claimedInterface: Int32?
     private var detachedDriver = false
     private let closed = Atomic<Bool>(false)
+    /// Whether this handle holds the context's claim on the device (not a serial probe).
+    var holdsClaim = false
 
     init(device: OpaquePointer, info: USBContext.DeviceInfo, context: USBContext) throws(USBError) {
         var handle: OpaquePointer?
@@ -84,7 +86,7 @@ public final class USBDeviceHandle: @unchecked Sendable {
             if detachedDriver { libusb_attach_kernel_driver(handle, interface) }
         }
         libusb_close(handle)
-        if claimedInterface != nil || true { context.release(info) }
+        if holdsClaim { context.release(info) }
     }
 }
 

@@ -213,6 +213,83 @@ struct USBOutputTests {
         print("reconnect to first frame (s): \(reconnects.sorted().map { String(format: "%.4f", $0) })")
     }
 
+    @Test("two Fadecandy boards told apart by serial make one 64x16 display; unplugging one leaves the other streaming")
+    func twoBoards() throws {
+        let scratch = try Scratch()
+        var text = """
+            [display]
+            width = 64
+            height = 16
+            [[layer]]
+            text = "Two boards, one sign"
+            speed = 20
+            [preview]
+            terminal = "off"
+            [[output]]
+            type = "shm"
+            name = "\(scratch.name)"
+
+            """
+        for (i, serial) in ["FCB", "FCA"].enumerated() {  // the right half first: order does not matter
+            text += """
+                [[output]]
+                type = "fadecandy"
+                name = "board-\(serial)"
+                serial = "\(serial)"
+                [[output.panel]]
+                x = \(32 - i * 32)
+                width = 32
+                height = 16
+                serpentine = true
+
+                """
+        }
+        let config = try scratch.write(text)
+        let bus = try EmulatedBus(scratch, devices: ["fadecandy:FCA", "fadecandy:FCB"], config: config)
+        defer { _ = bus.stop() }
+        #expect(
+            bus.wait(3) {
+                ["board-FCA", "board-FCB"].allSatisfy { (try? bus.output($0)?["state"]?.stringValue) == "ok" }
+            })
+        #expect(try bus.output("board-FCA")?["device"]?.stringValue?.contains("serial FCA") == true)
+        #expect(try bus.output("board-FCB")?["device"]?.stringValue?.contains("serial FCB") == true)
+        Thread.sleep(forTimeInterval: 0.5)
+        // Frame by frame, board A shows the left half of what signd renders, board B the right.
+        let frames = bus.recorded().filter { $0.name == "bulk" && $0.data.count == 1600 && $0.data[0] == 0 }
+        let a = frames.filter { $0.fields["serial"] as? String == "FCA" }.last.map { Self.decodeFadecandy($0.data) }
+        let b = frames.filter { $0.fields["serial"] as? String == "FCB" }.last.map { Self.decodeFadecandy($0.data) }
+        #expect(a != nil && b != nil && a != b)
+        #expect(a.map { $0.contains { $0 != 0 } } == true, "the text starts on the left board")
+
+        bus.send("unplug FCA")
+        #expect(bus.wait(1) { (try? bus.output("board-FCA")?["state"]?.stringValue) == "waiting" })
+        let sentBefore = try bus.output("board-FCB")?["frames_sent"]?.doubleValue ?? 0
+        Thread.sleep(forTimeInterval: 0.5)
+        let sentAfter = try bus.output("board-FCB")?["frames_sent"]?.doubleValue ?? 0
+        #expect(sentAfter - sentBefore >= 25, "board B keeps streaming while A is away")
+        #expect(try bus.output("board-FCB")?["state"]?.stringValue == "ok")
+        let listed = try scratch.request("outputs")["devices"]?.arrayValue ?? []
+        #expect(listed.count == 1 && listed.first?["serial"]?.stringValue == "FCB")
+        #expect(listed.first?["output"]?.stringValue == "board-FCB")
+    }
+
+    @Test("a bulk panel: header, GRB bytes of the serpentine columns, footer, zero padding to 64-byte packets")
+    func bulkPanel() throws {
+        let scratch = try Scratch()
+        let config = try Self.config("generic-bulk.toml", scratch)
+        let bus = try EmulatedBus(scratch, devices: ["bulk:P1:1209:0001"], config: config)
+        #expect(bus.wait(3) { (try? bus.output("panel")?["state"]?.stringValue) == "ok" })
+        Thread.sleep(forTimeInterval: 0.5)
+        #expect(bus.stop() == 0)
+        let frames = bus.recorded().filter { $0.name == "bulk" }.map(\.data)
+        try #require(frames.count > 10)
+        // 2 + 64 * 8 * 3 + 1 = 1539 bytes, padded to 25 packets of 64.
+        #expect(frames.allSatisfy { $0.count == 1600 && $0[0...1] == [0xaa, 0x55] && $0[1538] == 0x0d })
+        #expect(frames.allSatisfy { $0[1539...].allSatisfy { $0 == 0 } })
+        #expect(frames.dropLast().contains { $0[2..<1538].contains { $0 != 0 } }, "the text is lit")
+        #expect(frames.last.map { $0[2..<1538].allSatisfy { $0 == 0 } } == true, "blank on stop")
+    }
+
     @Test("the Framework module: driver detached, brightness first, 9 columns and a commit per frame, back after a replug, driver re-attached on exit")
     func frameworkMatrix() throws {
         let scratch = try Scratch()
