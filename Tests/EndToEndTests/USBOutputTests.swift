@@ -273,6 +273,37 @@ struct USBOutputTests {
         #expect(listed.first?["output"]?.stringValue == "board-FCB")
     }
 
+    @Test("reload: an unchanged board keeps streaming untouched; a new brightness hands the board over with a new LUT")
+    func reload() throws {
+        let scratch = try Scratch()
+        let config = try Self.config("fadecandy-32x16.toml", scratch)
+        let bus = try EmulatedBus(scratch, devices: ["fadecandy:FC01"], config: config)
+        defer { _ = bus.stop() }
+        #expect(bus.wait(3) { (try? bus.output("board")?["state"]?.stringValue) == "ok" })
+        func tables(after t: Double) -> [[UInt8]] {
+            bus.recorded().filter { $0.name == "bulk" && $0.t > t && $0.data.first == 0x40 }.map(\.data)
+        }
+        let first = try #require(tables(after: 0).first)
+
+        var mark = Double(monotonicNow()) / 1e9
+        _ = try scratch.request("reload")
+        Thread.sleep(forTimeInterval: 0.5)
+        #expect(tables(after: mark).isEmpty, "the same config keeps the board's connection")
+        #expect(try bus.output("board")?["reconnects"]?.doubleValue == 0)
+
+        let text = try String(contentsOfFile: config, encoding: .utf8)
+        try scratch.write(text.replacingOccurrences(of: "brightness = 0.6", with: "brightness = 0.3"))
+        mark = Double(monotonicNow()) / 1e9
+        _ = try scratch.request("reload")
+        #expect(bus.wait(1) { !tables(after: mark).isEmpty }, "the new output takes the board at once")
+        let second = try #require(tables(after: mark).first)
+        // Red entry 256 (full scale): 0.6 and then 0.3 of 65535, little-endian.
+        let at = 8 * 64 + 2 + 16
+        #expect(UInt16(first[at]) | UInt16(first[at + 1]) << 8 == 39321)
+        #expect(UInt16(second[at]) | UInt16(second[at + 1]) << 8 == 19661)
+        #expect(bus.wait(1) { (try? bus.output("board")?["state"]?.stringValue) == "ok" })
+    }
+
     @Test("a bulk panel: header, GRB bytes of the serpentine columns, footer, zero padding to 64-byte packets")
     func bulkPanel() throws {
         let scratch = try Scratch()
