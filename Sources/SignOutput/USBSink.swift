@@ -41,6 +41,8 @@ public final class USBSink: FrameSink {
         var pumpScheduled = false
         var everConnected = false
         var stopped = false
+        /// Whether "waiting for ..." was logged since the device was last seen.
+        var saidWaiting = false
         var counters = OutputCounters()
     }
 
@@ -202,7 +204,12 @@ public final class USBSink: FrameSink {
         let handle: USBDeviceHandle
         do throws(USBError) {
             guard let found = try context.open(controller.match) else {
-                inner.withLock { s in if s.state == .error { s.state = .waiting } }
+                let say = inner.withLock { s -> Bool in
+                    if s.state == .error { s.state = .waiting }
+                    defer { s.saidWaiting = true }
+                    return !s.saidWaiting && !s.everConnected
+                }
+                if say { log("output \(name): waiting for \(controller.kind) \(controller.match)") }
                 return
             }
             handle = found
