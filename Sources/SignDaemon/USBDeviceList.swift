@@ -26,16 +26,11 @@ enum USBDeviceList {
             let user = inUse.first { $0.1 == info }
             return .object([
                 "type": .string(kind),
-                "vid": .string(hex4(info.vendorID)), "pid": .string(hex4(info.productID)),
+                "vid": .string(USBMatch.hex(info.vendorID)), "pid": .string(USBMatch.hex(info.productID)),
                 "serial": (serial ?? user?.2).map { .string($0) } ?? .null,
                 "bus": .int(Int64(info.bus)), "address": .int(Int64(info.address)),
                 "output": user.map { .string($0.0) } ?? .null,
             ])
         }
-    }
-
-    private static func hex4(_ v: UInt16) -> String {
-        let s = String(v, radix: 16)
-        return String(repeating: "0", count: 4 - s.count) + s
     }
 }

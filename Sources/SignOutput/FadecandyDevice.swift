@@ -46,12 +46,13 @@ public struct FadecandyDevice: LEDController {
     /// marked final, which makes the board show the frame.
     public static func framebufferPackets(_ leds: [UInt8], into out: inout [UInt8]) {
         if out.count != packetsPerFrame * 64 { out = [UInt8](repeating: 0, count: packetsPerFrame * 64) }
+        let valid = min(leds.count, ledCount * 3)
         for packet in 0..<packetsPerFrame {
             let base = packet * 64
             out[base] = UInt8(packet) | (packet == packetsPerFrame - 1 ? 0x20 : 0)
             for i in 0..<(pixelsPerPacket * 3) {
                 let source = packet * pixelsPerPacket * 3 + i
-                out[base + 1 + i] = source < min(leds.count, ledCount * 3) ? leds[source] : 0
+                out[base + 1 + i] = source < valid ? leds[source] : 0
             }
         }
     }

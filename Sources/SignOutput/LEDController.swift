@@ -14,13 +14,14 @@ public struct USBMatch: Sendable, Equatable, CustomStringConvertible {
     }
 
     public var description: String {
-        hex(vendorID) + ":" + hex(productID) + (serial.map { " serial \($0)" } ?? "")
+        Self.hex(vendorID) + ":" + Self.hex(productID) + (serial.map { " serial \($0)" } ?? "")
     }
-}
 
-func hex(_ v: UInt16) -> String {
-    let s = String(v, radix: 16)
-    return String(repeating: "0", count: 4 - s.count) + s
+    /// A USB ID as four lowercase hex digits, as lsusb prints it.
+    public static func hex(_ id: UInt16) -> String {
+        let s = String(id, radix: 16)
+        return String(repeating: "0", count: 4 - s.count) + s
+    }
 }
 
 /// A kind of USB LED controller: how it is found and claimed, and the bytes it wants.

@@ -42,9 +42,4 @@ public struct LEDPipeline: Sendable {
             out[led] = dithering ? dither.quantise(level, slot: led) : TemporalDither.round(level)
         }
     }
-
-    /// Raw R, G, B bytes per LED, uncorrected (for devices that correct colour themselves).
-    public func raw(_ frame: Frame, into out: inout [UInt8]) {
-        map.gather(frame, into: &out)
-    }
 }

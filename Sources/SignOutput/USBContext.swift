@@ -17,8 +17,6 @@ public final class USBContext: @unchecked Sendable {
     public typealias Listener = @Sendable (HotplugEvent, DeviceInfo) -> Void
 
     let context: OpaquePointer
-    /// Whether libusb delivers hotplug events here; without them sinks rescan.
-    public let hasHotplug: Bool
     private let listeners = Mutex<[Int: Listener]>([:])
     private let nextListener = Atomic<Int>(0)
     /// Devices an output has open, by bus and address, so two outputs never share one.
@@ -44,9 +42,7 @@ public final class USBContext: @unchecked Sendable {
         var ctx: OpaquePointer?
         try check(libusb_init(&ctx), "libusb", "initialise")
         context = ctx!
-        let capable = libusb_has_capability(UInt32(LIBUSB_CAP_HAS_HOTPLUG.rawValue)) != 0
-        hasHotplug = capable
-        if capable {
+        if libusb_has_capability(UInt32(LIBUSB_CAP_HAS_HOTPLUG.rawValue)) != 0 {
             let events = Int32(LIBUSB_HOTPLUG_EVENT_DEVICE_ARRIVED.rawValue | LIBUSB_HOTPLUG_EVENT_DEVICE_LEFT.rawValue)
             let result = libusb_hotplug_register_callback(
                 context, events, 0, LIBUSB_HOTPLUG_MATCH_ANY, LIBUSB_HOTPLUG_MATCH_ANY, LIBUSB_HOTPLUG_MATCH_ANY,
@@ -57,8 +53,8 @@ public final class USBContext: @unchecked Sendable {
     }
     private let hotplugRegistered = Atomic<Bool>(false)
 
-    /// Whether sinks can rely on hotplug events (else they rescan more often).
-    public var deliversHotplug: Bool { hasHotplug && hotplugRegistered.load(ordering: .acquiring) }
+    /// Whether libusb delivers hotplug events here; without them sinks rescan more often.
+    public var deliversHotplug: Bool { hotplugRegistered.load(ordering: .acquiring) }
 
     /// Calls `listener` on the event thread for every device that arrives or leaves.
     /// Returns a token for `removeListener`.
@@ -83,11 +79,6 @@ public final class USBContext: @unchecked Sendable {
         return DeviceInfo(
             vendorID: descriptor.idVendor, productID: descriptor.idProduct, bus: libusb_get_bus_number(device),
             address: libusb_get_device_address(device))
-    }
-
-    /// Every device on the bus.
-    public func devices() -> [DeviceInfo] {
-        withDeviceList { list in list.compactMap(Self.info) }
     }
 
     private func withDeviceList<T>(_ body: ([OpaquePointer]) throws(USBError) -> T) throws(USBError) -> T {

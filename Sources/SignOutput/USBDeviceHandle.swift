@@ -17,9 +17,7 @@ public final class USBDeviceHandle: @unchecked Sendable {
 
     init(device: OpaquePointer, info: USBContext.DeviceInfo, context: USBContext) throws(USBError) {
         var handle: OpaquePointer?
-        let name = USBMatch(vendorID: info.vendorID, productID: info.productID).description
-            + " (bus \(info.bus) address \(info.address))"
-        try check(libusb_open(device, &handle), name, "open")
+        try check(libusb_open(device, &handle), Self.describe(info, serial: nil), "open")
         self.handle = handle!
         self.info = info
         self.context = context
@@ -34,7 +32,9 @@ public final class USBDeviceHandle: @unchecked Sendable {
     }
 
     /// `vvvv:pppp serial S (bus B address A)`, for messages.
-    public var description: String {
+    public var description: String { Self.describe(info, serial: serial) }
+
+    static func describe(_ info: USBContext.DeviceInfo, serial: String?) -> String {
         USBMatch(vendorID: info.vendorID, productID: info.productID, serial: serial).description
             + " (bus \(info.bus) address \(info.address))"
     }

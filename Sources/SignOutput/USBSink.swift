@@ -139,8 +139,8 @@ public final class USBSink: FrameSink {
         _ transfers: [[UInt8]], endpoint: UInt8, on handle: USBDeviceHandle,
         done: @escaping @Sendable (Result<Void, USBError>) -> Void
     ) {
-        let tracker = FrameTracker(count: transfers.count, done: done)
         if transfers.isEmpty { return done(.success(())) }
+        let tracker = FrameTracker(count: transfers.count, done: done)
         for (i, transfer) in transfers.enumerated() {
             do throws(USBError) {
                 try handle.submitBulk(endpoint: endpoint, transfer) { tracker.finish($0.map { _ in () }) }
