@@ -47,7 +47,8 @@ extension ConfigLoader {
         var keys: Set<String> = ["type", "name", "serial", "brightness", "gamma", "white_point", "dithering", "panel"]
         switch type {
         case "fadecandy": keys.formUnion(["interpolation"])
-        case "bulk": keys.formUnion(["vid", "pid", "interface", "endpoint", "order", "header", "footer", "packet_size", "leds"])
+        case "bulk":
+            keys.formUnion(["vid", "pid", "interface", "endpoint", "order", "header", "footer", "packet_size", "leds"])
         default: break
         }
         r.rejectUnknownKeys(t, at: path, allowed: keys)
@@ -80,7 +81,8 @@ extension ConfigLoader {
         case "framework":
             device = .framework
         default:
-            guard let vid = r.int(t, "vid", at: path, in: 0...0xffff), let pid = r.int(t, "pid", at: path, in: 0...0xffff)
+            guard let vid = r.int(t, "vid", at: path, in: 0...0xffff),
+                let pid = r.int(t, "pid", at: path, in: 0...0xffff)
             else {
                 if t["vid"] == nil || t["pid"] == nil {
                     r.problem(path, "a bulk output needs vid and pid (e.g. vid = 0x1209, pid = 0x0001)")
@@ -89,21 +91,27 @@ extension ConfigLoader {
             }
             let order = (r.string(t, "order", at: path) ?? "RGB").uppercased()
             if !BulkPanelDevice.orders.contains(order) {
-                r.problem("\(path).order", "\"\(order)\" is not a pixel order (\(BulkPanelDevice.orders.joined(separator: ", ")))")
+                r.problem(
+                    "\(path).order",
+                    "\"\(order)\" is not a pixel order (\(BulkPanelDevice.orders.joined(separator: ", ")))")
             }
             let endpoint = r.int(t, "endpoint", at: path, in: 1...15) ?? 1
             ledCount = r.int(t, "leds", at: path, in: 1...65536)
             device = .bulk(
-                vendorID: UInt16(vid), productID: UInt16(pid), interface: Int32(r.int(t, "interface", at: path, in: 0...255) ?? 0),
+                vendorID: UInt16(vid), productID: UInt16(pid),
+                interface: Int32(r.int(t, "interface", at: path, in: 0...255) ?? 0),
                 endpoint: UInt8(endpoint), order: order, header: readBytes(t, "header", at: path, &r),
-                footer: readBytes(t, "footer", at: path, &r), packetSize: r.int(t, "packet_size", at: path, in: 0...65536) ?? 64)
+                footer: readBytes(t, "footer", at: path, &r),
+                packetSize: r.int(t, "packet_size", at: path, in: 0...65536) ?? 64)
         }
         var output = USBOutputConfig(name: name, device: device, correction: correction)
         output.serial = r.string(t, "serial", at: path)
         output.dithering = dithering
         output.ledCount = ledCount
         for (j, p) in r.tables(t, "panel", at: path).enumerated() {
-            if let panel = readPanel(p, at: "\(path).panel[\(j)]", previousEnd: output.panels.last.map { $0.firstLED + $0.ledCount } ?? 0, &r) {
+            if let panel = readPanel(
+                p, at: "\(path).panel[\(j)]", previousEnd: output.panels.last.map { $0.firstLED + $0.ledCount } ?? 0, &r
+            ) {
                 output.panels.append(panel)
             }
         }
@@ -119,7 +127,8 @@ extension ConfigLoader {
             var index = digits.startIndex
             while index < digits.endIndex {
                 let next = digits.index(index, offsetBy: 2, limitedBy: digits.endIndex) ?? digits.endIndex
-                guard let byte = UInt8(digits[index..<next], radix: 16), digits.distance(from: index, to: next) == 2 else {
+                guard let byte = UInt8(digits[index..<next], radix: 16), digits.distance(from: index, to: next) == 2
+                else {
                     r.problem("\(path).\(key)", "\"\(text)\" is not hex bytes (e.g. \"AA 55\")")
                     return []
                 }
@@ -136,12 +145,17 @@ extension ConfigLoader {
         return []
     }
 
-    private static func readPanel(_ t: TOMLTable, at path: String, previousEnd: Int, _ r: inout ConfigReader) -> Panel? {
+    private static func readPanel(_ t: TOMLTable, at path: String, previousEnd: Int, _ r: inout ConfigReader) -> Panel?
+    {
         r.rejectUnknownKeys(
-            t, at: path, allowed: ["x", "y", "width", "height", "strip", "serpentine", "start", "rotate", "mirror", "first"])
-        guard let width = r.int(t, "width", at: path, in: 1...4096), let height = r.int(t, "height", at: path, in: 1...4096)
+            t, at: path,
+            allowed: ["x", "y", "width", "height", "strip", "serpentine", "start", "rotate", "mirror", "first"])
+        guard let width = r.int(t, "width", at: path, in: 1...4096),
+            let height = r.int(t, "height", at: path, in: 1...4096)
         else {
-            if t["width"] == nil || t["height"] == nil { r.problem(path, "a panel needs width and height (in frame pixels)") }
+            if t["width"] == nil || t["height"] == nil {
+                r.problem(path, "a panel needs width and height (in frame pixels)")
+            }
             return nil
         }
         var panel = Panel(width: width, height: height)
@@ -152,7 +166,11 @@ extension ConfigLoader {
         panel.start = r.choice(t, "start", at: path) ?? .topLeft
         panel.mirror = r.choice(t, "mirror", at: path) ?? Panel.Mirror.none
         if let rotation = r.int(t, "rotate", at: path, in: 0...270) {
-            if rotation % 90 == 0 { panel.rotation = rotation } else { r.problem("\(path).rotate", "\(rotation) is not 0, 90, 180 or 270") }
+            if rotation % 90 == 0 {
+                panel.rotation = rotation
+            } else {
+                r.problem("\(path).rotate", "\(rotation) is not 0, 90, 180 or 270")
+            }
         }
         panel.firstLED = r.int(t, "first", at: path, in: 0...65535) ?? previousEnd
         return panel

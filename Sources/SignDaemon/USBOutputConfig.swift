@@ -57,7 +57,8 @@ public struct USBOutputConfig: Sendable, Equatable {
         let panels = effectivePanels(width: width, height: height)
         switch device {
         case .fadecandy(let dithering, let interpolation):
-            let map = PixelMap(panels: panels, frameWidth: width, frameHeight: height, ledCount: FadecandyDevice.ledCount)
+            let map = PixelMap(
+                panels: panels, frameWidth: width, frameHeight: height, ledCount: FadecandyDevice.ledCount)
             return FadecandyDevice(
                 serial: serial, map: map, correction: correction, dithering: dithering, interpolation: interpolation)
         case .framework:
@@ -72,7 +73,8 @@ public struct USBOutputConfig: Sendable, Equatable {
         case .bulk(let vid, let pid, let interface, let endpoint, let order, let header, let footer, let packetSize):
             let map = PixelMap(panels: panels, frameWidth: width, frameHeight: height, ledCount: ledCount)
             return BulkPanelDevice(
-                match: USBMatch(vendorID: vid, productID: pid, serial: serial), interface: interface, endpoint: endpoint,
+                match: USBMatch(vendorID: vid, productID: pid, serial: serial), interface: interface,
+                endpoint: endpoint,
                 order: order, header: header, footer: footer, packetSize: packetSize, map: map, correction: correction,
                 dithering: dithering)
         }

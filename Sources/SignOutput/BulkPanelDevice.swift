@@ -40,7 +40,8 @@ public struct BulkPanelDevice: LEDController {
     public mutating func encode(_ frame: Frame, into transfers: inout [[UInt8]]) {
         pipeline.colour(frame, into: &leds)
         if transfers.count != 1 { transfers = [[]] }
-        Self.message(leds: leds, order: order, header: header, footer: footer, packetSize: packetSize, into: &transfers[0])
+        Self.message(
+            leds: leds, order: order, header: header, footer: footer, packetSize: packetSize, into: &transfers[0])
     }
 
     /// header + reordered LED bytes + footer, zero-padded to a multiple of `packetSize`.

@@ -54,4 +54,3 @@ public struct ColorCorrection: Sendable, Equatable {
         (0..<3).flatMap { c in (0...256).map { level($0, of: 256, channel: c) } }
     }
 }
-

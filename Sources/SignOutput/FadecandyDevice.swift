@@ -33,7 +33,10 @@ public struct FadecandyDevice: LEDController {
     }
 
     public func connectTransfers() -> [[UInt8]] {
-        [Self.colorTablePackets(correction.fadecandyTable()), Self.configPacket(dithering: dithering, interpolation: interpolation)]
+        [
+            Self.colorTablePackets(correction.fadecandyTable()),
+            Self.configPacket(dithering: dithering, interpolation: interpolation),
+        ]
     }
 
     public mutating func encode(_ frame: Frame, into transfers: inout [[UInt8]]) {

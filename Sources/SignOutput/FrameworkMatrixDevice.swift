@@ -19,7 +19,8 @@ public struct FrameworkMatrixDevice: LEDController {
     private var grey: [UInt8] = []
 
     /// `map` must number LEDs column by column, 34 per column (LED = column * 34 + row).
-    public init(serial: String?, map: PixelMap, correction: ColorCorrection, dithering: Bool = true, brightness: UInt8) {
+    public init(serial: String?, map: PixelMap, correction: ColorCorrection, dithering: Bool = true, brightness: UInt8)
+    {
         self.match = USBMatch(vendorID: Self.vendorID, productID: Self.productID, serial: serial)
         self.brightness = brightness
         self.pipeline = LEDPipeline(map: map, correction: correction, dithering: dithering)

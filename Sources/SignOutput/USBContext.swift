@@ -103,7 +103,8 @@ public final class USBContext: @unchecked Sendable {
         openLock.lock()
         defer { openLock.unlock() }
         var lastError: USBError?
-        let handle: USBDeviceHandle? = try withDeviceList { (list: [OpaquePointer]) throws(USBError) -> USBDeviceHandle? in
+        let handle: USBDeviceHandle? = try withDeviceList {
+            (list: [OpaquePointer]) throws(USBError) -> USBDeviceHandle? in
             for device in list {
                 guard let info = Self.info(device), info.vendorID == match.vendorID, info.productID == match.productID
                 else { continue }

@@ -42,7 +42,9 @@ public final class USBDeviceHandle: @unchecked Sendable {
     /// Claims `interface`, first detaching a kernel driver that holds it when asked to.
     public func claim(interface: Int32, detachingKernelDriver: Bool) throws(USBError) {
         if detachingKernelDriver, libusb_kernel_driver_active(handle, interface) == 1 {
-            try check(libusb_detach_kernel_driver(handle, interface), description, "detach kernel driver from interface \(interface)")
+            try check(
+                libusb_detach_kernel_driver(handle, interface), description,
+                "detach kernel driver from interface \(interface)")
             detachedDriver = true
         }
         try check(libusb_claim_interface(handle, interface), description, "claim interface \(interface)")
@@ -119,5 +121,6 @@ private func transferCallback(_ transfer: UnsafeMutablePointer<libusb_transfer>?
     case LIBUSB_TRANSFER_CANCELLED: code = LIBUSB_ERROR_INTERRUPTED.rawValue
     default: code = LIBUSB_ERROR_IO.rawValue
     }
-    box.completion(.failure(USBError(device: box.device, operation: "transfer to endpoint \(box.endpoint)", code: code)))
+    box.completion(
+        .failure(USBError(device: box.device, operation: "transfer to endpoint \(box.endpoint)", code: code)))
 }

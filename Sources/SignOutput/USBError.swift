@@ -26,7 +26,8 @@ public struct USBError: Error, Sendable, CustomStringConvertible {
 
 /// Throws a `USBError` when a libusb call returned a negative code; returns it otherwise.
 @discardableResult
-func check(_ result: Int32, _ device: @autoclosure () -> String, _ operation: @autoclosure () -> String) throws(USBError)
+func check(_ result: Int32, _ device: @autoclosure () -> String, _ operation: @autoclosure () -> String)
+    throws(USBError)
     -> Int32
 {
     guard result >= 0 else { throw USBError(device: device(), operation: operation(), code: result) }

@@ -214,12 +214,13 @@ public final class USBSink: FrameSink {
             }
             handle = found
             do throws(USBError) {
-                try handle.claim(interface: controller.interface, detachingKernelDriver: controller.detachesKernelDriver)
+                try handle.claim(
+                    interface: controller.interface, detachingKernelDriver: controller.detachesKernelDriver)
             } catch {
                 handle.close()
                 throw error
             }
-        } catch where error.isNoDevice {
+        } catch  where error.isNoDevice {
             // Listed but already gone (its removal is on the way): keep waiting.
             return
         } catch {

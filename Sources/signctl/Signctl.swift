@@ -12,7 +12,8 @@ struct Signctl: ParsableCommand {
             The socket is --socket, else $SIGND_SOCKET, else /run/signd/control.sock.
             """,
         subcommands: [
-            SetText.self, SelectZone.self, SetProperty.self, Stop.self, Start.self, LoadScene.self, Status.self, Outputs.self,
+            SetText.self, SelectZone.self, SetProperty.self, Stop.self, Start.self, LoadScene.self, Status.self,
+            Outputs.self,
             Reload.self,
             Events.self, Ping.self, Watch.self, Snapshot.self,
         ])

@@ -110,7 +110,9 @@ struct USBOutputTests {
         return frame
     }
 
-    @Test("a 10 s run at 60 fps: the LUT and config first, then every frame, at most 2 in flight, decoding to the rendered frames")
+    @Test(
+        "a 10 s run at 60 fps: the LUT and config first, then every frame, at most 2 in flight, decoding to the rendered frames"
+    )
     func fadecandyStream() throws {
         let scratch = try Scratch()
         let config = try Self.config("fadecandy-32x16.toml", scratch)
@@ -142,7 +144,8 @@ struct USBOutputTests {
 
         // Every frame the board got is one `signd render` draws, in order.
         let rgb = scratch.dir.appendingPathComponent("frames.rgb").path
-        let render = try run(Paths.signd, ["render", "--config", config, "--frames", "\(clockFrames + 60)", "--out", rgb])
+        let render = try run(
+            Paths.signd, ["render", "--config", config, "--frames", "\(clockFrames + 60)", "--out", rgb])
         #expect(render.status == 0, "\(render.stderr)")
         let rendered = try Data(contentsOf: URL(fileURLWithPath: rgb))
         let size = 32 * 16 * 3
@@ -321,7 +324,9 @@ struct USBOutputTests {
         #expect(frames.last.map { $0[2..<1538].allSatisfy { $0 == 0 } } == true, "blank on stop")
     }
 
-    @Test("the Framework module: driver detached, brightness first, 9 columns and a commit per frame, back after a replug, driver re-attached on exit")
+    @Test(
+        "the Framework module: driver detached, brightness first, 9 columns and a commit per frame, back after a replug, driver re-attached on exit"
+    )
     func frameworkMatrix() throws {
         let scratch = try Scratch()
         let config = try Self.config("framework-matrix.toml", scratch)
@@ -347,7 +352,9 @@ struct USBOutputTests {
         #expect(bulk.first?.data == [0x32, 0xac, 0x00, 102], "brightness 0.4 of 255 before any frame")
         let frame = Array(bulk.dropFirst().prefix(10).map(\.data))
         #expect(frame.count == 10)
-        #expect(frame.prefix(9).enumerated().allSatisfy { i, c in c.count == 38 && c[0...3] == [0x32, 0xac, 0x07, UInt8(i)] })
+        #expect(
+            frame.prefix(9).enumerated().allSatisfy { i, c in c.count == 38 && c[0...3] == [0x32, 0xac, 0x07, UInt8(i)]
+            })
         #expect(frame.last == [0x32, 0xac, 0x08, 0x00])
         let afterReplug = bulk.filter { $0.t > plugged }
         #expect(afterReplug.first?.data == [0x32, 0xac, 0x00, 102], "brightness again on reconnect")

@@ -1,3 +1,4 @@
+import Glibc
 import Testing
 
 @testable import SignOutput
@@ -52,5 +53,3 @@ struct ColorCorrectionTests {
         #expect(TemporalDither.round(level) == 0)
     }
 }
-
-import Glibc

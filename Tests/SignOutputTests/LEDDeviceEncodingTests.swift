@@ -60,7 +60,9 @@ struct LEDDeviceEncodingTests {
             serial: nil, map: map, correction: ColorCorrection(curve: .exponent(1), brightness: 0.5),
             dithering: false, interpolation: true)
         let setup = device.connectTransfers()
-        #expect(setup.count == 2 && setup[0][0] == 0x40 && setup[1] == FadecandyDevice.configPacket(dithering: false, interpolation: true))
+        #expect(
+            setup.count == 2 && setup[0][0] == 0x40
+                && setup[1] == FadecandyDevice.configPacket(dithering: false, interpolation: true))
         // Red entry 256 (input 1.0) at half brightness: 32768 (0x8000), entry 256 of packet 8 (256 = 8 * 31 + 8).
         #expect(Array(setup[0][8 * 64 + 2 + 16...8 * 64 + 2 + 17]) == [0x00, 0x80])
     }
@@ -90,7 +92,9 @@ struct LEDDeviceEncodingTests {
         #expect(transfers.count == 10)
         #expect(transfers[9] == FrameworkMatrixDevice.commitCommand)
         #expect(transfers[2][3] == 2 && transfers[2][4 + 5] == 255)
-        #expect(transfers.prefix(9).enumerated().allSatisfy { i, t in t[4...].filter { $0 != 0 }.count == (i == 2 ? 1 : 0) })
+        #expect(
+            transfers.prefix(9).enumerated().allSatisfy { i, t in t[4...].filter { $0 != 0 }.count == (i == 2 ? 1 : 0) }
+        )
     }
 
     @Test("Bulk panel: header, channels in the panel's order, footer, zero padding to packets")
