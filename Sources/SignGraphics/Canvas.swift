@@ -6,6 +6,10 @@ public struct Canvas: Sendable {
     public let height: Int
     /// Premultiplied (r, g, b, a), each 0...1.
     public var pixels: [Pixel]
+    /// A mask every drawing call multiplies what it paints by (the alpha of these pixels, one
+    /// per canvas pixel), as a clip to a mask in Core Graphics; `nil` paints unmasked.
+    /// Compositing another canvas and applying a mask ignore it.
+    public var clipMask: [Pixel]?
 
     public init(width: Int, height: Int) {
         self.width = max(width, 1)
@@ -27,11 +31,19 @@ public struct Canvas: Sendable {
         return Pixel(Float(c.red) / 255 * a, Float(c.green) / 255 * a, Float(c.blue) / 255 * a, a)
     }
 
-    /// Source-over of one premultiplied colour at a pixel, scaled by `coverage`.
+    /// Source-over of one premultiplied colour at a pixel, scaled by `coverage` (and by the
+    /// clip mask there, if any).
     @inlinable
     public mutating func blend(_ color: Pixel, coverage: Float, at index: Int) {
-        let src = color * coverage
+        let src = color * (clipMask.map { coverage * $0[index].w } ?? coverage)
         pixels[index] = src + pixels[index] * (1 - src.w)
+    }
+
+    /// Calls `body` with the clip mask's pixels, or `nil` when there is none.
+    @inlinable
+    public func withClipMask<R>(_ body: (UnsafePointer<Pixel>?) -> R) -> R {
+        guard let clipMask else { return body(nil) }
+        return clipMask.withUnsafeBufferPointer { body($0.baseAddress) }
     }
 
     /// Source-over of another canvas of the same size, scaled by `opacity`, within the rows
@@ -73,29 +85,37 @@ public struct Canvas: Sendable {
     public func write(into frame: inout Frame, over background: Color) {
         let bg = Canvas.premultiplied(Color(red: background.red, green: background.green, blue: background.blue))
         let black = background.red == 0 && background.green == 0 && background.blue == 0
-        // Premultiplied values stay within [0, 1], so v * 255 + 2^23 holds the nearest 0...255
-        // in the low byte of its bit pattern: no clamps, no checked conversions.
-        let magic = Pixel(repeating: 8_388_608)
         pixels.withUnsafeBufferPointer { src in
-            frame.pixels.withUnsafeMutableBufferPointer { dst in
+            frame.pixels.withUnsafeMutableBytes { dst in
                 let n = Swift.min(src.count, frame.width * frame.height)
+                guard n > 0, let s = src.baseAddress, let d = dst.baseAddress else { return }
+                // Each pixel is stored as four bytes at 3 * i (one unaligned store); the fourth
+                // is overwritten by the next pixel, so the last one is written byte by byte.
                 if black {
-                    for i in 0..<n {
-                        let q = src[i] * 255 + magic
-                        dst[i * 3] = UInt8(truncatingIfNeeded: q.x.bitPattern)
-                        dst[i * 3 + 1] = UInt8(truncatingIfNeeded: q.y.bitPattern)
-                        dst[i * 3 + 2] = UInt8(truncatingIfNeeded: q.z.bitPattern)
-                    }
+                    for i in 0..<(n - 1) { d.storeBytes(of: Canvas.rgbx(s[i]), toByteOffset: i * 3, as: UInt32.self) }
                 } else {
-                    for i in 0..<n {
-                        let q = (src[i] + bg * (1 - src[i].w)) * 255 + magic
-                        dst[i * 3] = UInt8(truncatingIfNeeded: q.x.bitPattern)
-                        dst[i * 3 + 1] = UInt8(truncatingIfNeeded: q.y.bitPattern)
-                        dst[i * 3 + 2] = UInt8(truncatingIfNeeded: q.z.bitPattern)
+                    for i in 0..<(n - 1) {
+                        let p = s[i] + bg * (1 - s[i].w)
+                        d.storeBytes(of: Canvas.rgbx(p), toByteOffset: i * 3, as: UInt32.self)
                     }
+                }
+                let last = Canvas.rgbx(black ? s[n - 1] : s[n - 1] + bg * (1 - s[n - 1].w))
+                for k in 0..<3 {
+                    d.storeBytes(
+                        of: UInt8(truncatingIfNeeded: last >> (8 * k)), toByteOffset: (n - 1) * 3 + k, as: UInt8.self)
                 }
             }
         }
+    }
+
+    /// A premultiplied pixel within [0, 1] as 8-bit R, G, B, A in one little-endian word.
+    /// v * 255 + 2^23 holds the nearest 0...255 in the low byte of its bit pattern: no clamps,
+    /// no checked conversions, four lanes at once.
+    @inlinable @inline(__always)
+    static func rgbx(_ p: Pixel) -> UInt32 {
+        let q = unsafeBitCast(p * 255 + Pixel(repeating: 8_388_608), to: SIMD4<UInt32>.self)
+        let bytes = SIMD4<UInt8>(truncatingIfNeeded: q)
+        return unsafeBitCast(bytes, to: UInt32.self)
     }
 
     /// Copies another canvas of the same size.

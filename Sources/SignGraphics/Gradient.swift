@@ -58,39 +58,53 @@ extension Canvas {
         let area = rect.intersection(clip)
         let b = area.pixelBounds(clippedTo: width, height)
         guard b.x0 < b.x1, b.y0 < b.y1 else { return }
-        // An axial gradient along one axis changes only along it: evaluate the ramp once per
-        // column (or row) rather than once per pixel.
-        let horizontal = gradient.kind == .axial && gradient.startPoint.y == gradient.endPoint.y
-        let vertical = gradient.kind == .axial && gradient.startPoint.x == gradient.endPoint.x
-        if horizontal || vertical {
-            let (outer, inner) = horizontal ? ((b.x0, b.x1), (b.y0, b.y1)) : ((b.y0, b.y1), (b.x0, b.x1))
-            for o in outer.0..<outer.1 {
-                let along =
-                    (Double(o) + 0.5 - (horizontal ? rect.minX : rect.minY)) / (horizontal ? rect.width : rect.height)
-                let color = Canvas.premultiplied(
-                    gradient.ramp.color(
-                        at: gradient.location(u: horizontal ? along : 0.5, v: horizontal ? 0.5 : along)),
-                    opacity: opacity)
-                let co = horizontal ? Canvas.overlap(o, area.minX, area.maxX) : Canvas.overlap(o, area.minY, area.maxY)
-                for i in inner.0..<inner.1 {
-                    let ci =
-                        horizontal ? Canvas.overlap(i, area.minY, area.maxY) : Canvas.overlap(i, area.minX, area.maxX)
-                    let c = Float(co * ci)
-                    guard c > 0 else { continue }
-                    blend(color, coverage: c, at: horizontal ? i * width + o : o * width + i)
-                }
-            }
-            return
+        let canvasWidth = width
+        /// Coverage of pixel (x, y) by `area`: exactly 1 away from its first and last row and column.
+        @inline(__always) func coverage(_ x: Int, _ y: Int) -> Float {
+            let cx = x == b.x0 || x == b.x1 - 1 ? Canvas.overlap(x, area.minX, area.maxX) : 1
+            let cy = y == b.y0 || y == b.y1 - 1 ? Canvas.overlap(y, area.minY, area.maxY) : 1
+            return Float(cy * cx)
         }
-        for y in b.y0..<b.y1 {
-            let cy = Canvas.overlap(y, area.minY, area.maxY)
-            let v = (Double(y) + 0.5 - rect.minY) / rect.height
-            for x in b.x0..<b.x1 {
-                let c = Float(cy * Canvas.overlap(x, area.minX, area.maxX))
-                guard c > 0 else { continue }
-                let u = (Double(x) + 0.5 - rect.minX) / rect.width
-                let color = gradient.ramp.color(at: gradient.location(u: u, v: v))
-                blend(Canvas.premultiplied(color, opacity: opacity), coverage: c, at: y * width + x)
+        /// The gradient's premultiplied colour at the centre of pixel (x, y).
+        @inline(__always) func color(_ x: Int, _ y: Int) -> Pixel {
+            let u = (Double(x) + 0.5 - rect.minX) / rect.width, v = (Double(y) + 0.5 - rect.minY) / rect.height
+            return Canvas.premultiplied(gradient.ramp.color(at: gradient.location(u: u, v: v)), opacity: opacity)
+        }
+        // An axial gradient along one axis changes only along it: the ramp is evaluated once
+        // per column (kept for a chunk of columns on the stack) or once per row.
+        let horizontal = gradient.kind == .axial && gradient.startPoint.y == gradient.endPoint.y
+        let vertical = gradient.kind == .axial && gradient.startPoint.x == gradient.endPoint.x && !horizontal
+        let chunk = 32
+        withClipMask { mask in
+            pixels.withUnsafeMutableBufferPointer { dst in
+                @inline(__always) func paint(_ color: Pixel, _ x: Int, _ y: Int) {
+                    let i = y * canvasWidth + x
+                    var c = coverage(x, y)
+                    if let mask { c *= mask[i].w }
+                    guard c > 0 else { return }
+                    let s = color * c
+                    dst[i] = s + dst[i] * (1 - s.w)
+                }
+                if horizontal {
+                    withUnsafeTemporaryAllocation(of: Pixel.self, capacity: chunk) { colors in
+                        for start in stride(from: b.x0, to: b.x1, by: chunk) {
+                            let end = Swift.min(start + chunk, b.x1)
+                            for x in start..<end { colors[x - start] = color(x, b.y0) }
+                            for y in b.y0..<b.y1 {
+                                for x in start..<end { paint(colors[x - start], x, y) }
+                            }
+                        }
+                    }
+                } else if vertical {
+                    for y in b.y0..<b.y1 {
+                        let c = color(b.x0, y)
+                        for x in b.x0..<b.x1 { paint(c, x, y) }
+                    }
+                } else {
+                    for y in b.y0..<b.y1 {
+                        for x in b.x0..<b.x1 { paint(color(x, y), x, y) }
+                    }
+                }
             }
         }
     }

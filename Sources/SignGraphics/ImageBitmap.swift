@@ -93,9 +93,7 @@ extension Canvas {
                         let bottom = texel(x0, y0 + 1) * (1 - fx) + texel(x0 + 1, y0 + 1) * fx
                         p = top * (1 - fy) + bottom * fy
                     }
-                    let s = p * (opacity * c)
-                    let i = y * width + x
-                    pixels[i] = s + pixels[i] * (1 - s.w)
+                    blend(p, coverage: opacity * c, at: y * width + x)
                 }
             }
         }
@@ -136,8 +134,7 @@ extension Canvas {
                     let bottom = texel(col, r - 1) * wx0 + texel(col - 1, r - 1) * wx1
                     let s = (top * wy0 + bottom * wy1) * opacity
                     guard s.w > 0 else { continue }
-                    let i = y * width + x
-                    pixels[i] = s + pixels[i] * (1 - s.w)
+                    blend(s, coverage: 1, at: y * width + x)
                 }
             }
         }

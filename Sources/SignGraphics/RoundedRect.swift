@@ -118,40 +118,45 @@ extension Canvas {
         let baseY = Int(oy.rounded(.down)), baseX = Int(ox.rounded(.down))
         let period = tilePeriod.map { Int($0.rounded()) } ?? 0
         let rowStart = max(b.y0, baseY), rowEnd = min(b.y1, baseY + bitmap.height + 1)
-        guard rowStart < rowEnd else { return }
         let bw = bitmap.width, bh = bitmap.height
-        /// The bitmap column for a strip column (wrapping when tiled), or -1 when there is none.
-        @inline(__always) func column(_ col: Int) -> Int {
-            var c = col
-            if period > 0 {
-                c %= period
-                if c < 0 { c += period }
-            }
-            return c >= 0 && c < bw ? c : -1
+        // Pixel x overlaps bitmap column x - baseX by 1 - fx and the one to its left by fx;
+        // untiled, only columns baseX ... baseX + bw can be touched.
+        let x0 = period > 0 ? b.x0 : max(b.x0, baseX), x1 = period > 0 ? b.x1 : min(b.x1, baseX + bw + 1)
+        guard rowStart < rowEnd, x0 < x1 else { return }
+        /// A strip column wrapped into one period (when tiled).
+        @inline(__always) func wrapped(_ col: Int) -> Int {
+            guard period > 0 else { return col }
+            let c = col % period
+            return c < 0 ? c + period : c
         }
+        let first0 = wrapped(x0 - baseX), first1 = wrapped(x0 - baseX - 1)
+        let limit = period > 0 ? period : Int.max
         let canvasWidth = width
         bitmap.coverage.withUnsafeBufferPointer { cov in
-            pixels.withUnsafeMutableBufferPointer { dst in
-                for x in b.x0..<b.x1 {
-                    // Pixel x overlaps bitmap column c0 by 1 - fx and column c1 (to its left) by fx.
-                    let c0 = column(x - baseX), c1 = column(x - baseX - 1)
-                    if c0 < 0 && c1 < 0 { continue }
+            withClipMask { mask in
+                pixels.withUnsafeMutableBufferPointer { dst in
                     for y in rowStart..<rowEnd {
+                        // Row y overlaps bitmap row r by 1 - fy and row r - 1 by fy; a missing
+                        // row reads as row 0 with no weight.
                         let r = y - baseY
-                        var top: Float = 0, bottom: Float = 0
-                        if r < bh {
-                            if c0 >= 0 { top += Float(cov[r * bw + c0]) * wx0 }
-                            if c1 >= 0 { top += Float(cov[r * bw + c1]) * wx1 }
+                        let top = cov.baseAddress! + (r < bh ? r * bw : 0), wTop = r < bh ? wy0 : 0
+                        let bottom = cov.baseAddress! + (r >= 1 ? (r - 1) * bw : 0), wBottom = r >= 1 ? wy1 : 0
+                        var c0 = first0, c1 = first1
+                        for x in x0..<x1 {
+                            let in0 = c0 >= 0 && c0 < bw, in1 = c1 >= 0 && c1 < bw
+                            let t0: Float = in0 ? Float(top[c0]) : 0, t1: Float = in1 ? Float(top[c1]) : 0
+                            let b0: Float = in0 ? Float(bottom[c0]) : 0, b1: Float = in1 ? Float(bottom[c1]) : 0
+                            c0 += 1
+                            if c0 == limit { c0 = 0 }
+                            c1 += 1
+                            if c1 == limit { c1 = 0 }
+                            var c = ((t0 * wx0 + t1 * wx1) * wTop + (b0 * wx0 + b1 * wx1) * wBottom) / 255
+                            guard c > 0 else { continue }
+                            let i = y * canvasWidth + x
+                            if let mask { c *= mask[i].w }
+                            let s = paint * c
+                            dst[i] = s + dst[i] * (1 - s.w)
                         }
-                        if r >= 1 {
-                            if c0 >= 0 { bottom += Float(cov[(r - 1) * bw + c0]) * wx0 }
-                            if c1 >= 0 { bottom += Float(cov[(r - 1) * bw + c1]) * wx1 }
-                        }
-                        let c = (top * wy0 + bottom * wy1) / 255
-                        guard c > 0 else { continue }
-                        let i = y * canvasWidth + x
-                        let s = paint * c
-                        dst[i] = s + dst[i] * (1 - s.w)
                     }
                 }
             }

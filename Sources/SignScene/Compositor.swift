@@ -91,7 +91,35 @@ public final class Compositor {
         guard !layer.isHidden, layer.opacity > 0 else { return }
         let frame = layer.frame.offsetBy(dx: origin.x, dy: origin.y)
         let rounded = layer.masksToBounds && layer.cornerRadius > 0
+        // A static mask over a tree that one drawing call paints masks that call's paint
+        // directly: no copy of the tree to clear, mask and composite.
+        if caching, let mask = prepared.mask.first, mask.isStatic, !rounded, prepared.drawsOnce,
+            layer.opacity == 1 || prepared.sublayers.isEmpty, canvases[target].clipMask == nil
+        {
+            let kept = cached(mask, origin: frame.origin, clip: board)
+            let o = kept.occupied
+            guard o.x0 < o.x1 else { return }
+            let visible = Rect(
+                x: Double(o.x0), y: Double(o.y0), width: Double(o.x1 - o.x0), height: Double(o.y1 - o.y0))
+            canvases[target].clipMask = kept.canvas.pixels
+            defer { canvases[target].clipMask = nil }
+            draw(
+                layer, prepared, target: target, frame: frame, clip: clip.intersection(visible), rounded: false,
+                isolate: false, depth: depth, t: t)
+            return
+        }
         let isolate = !prepared.mask.isEmpty || rounded || (layer.opacity < 1 && !prepared.sublayers.isEmpty)
+        draw(
+            layer, prepared, target: target, frame: frame, clip: clip, rounded: rounded, isolate: isolate, depth: depth,
+            t: t)
+    }
+
+    /// Draws a presentation layer at `frame`: into `target`, or drawn apart (`isolate`) and
+    /// then masked, clipped and composited into it.
+    private func draw(
+        _ layer: Layer, _ prepared: PreparedLayer, target: Int, frame: Rect, clip: Rect, rounded: Bool, isolate: Bool,
+        depth: Int, t: Double
+    ) {
         // Everything of an isolated layer that is used lies within its clip.
         let inside = frame.intersection(clip)
         let area = (layer.masksToBounds ? inside : clip).pixelBounds(clippedTo: width, height)

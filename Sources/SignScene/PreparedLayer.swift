@@ -1,4 +1,5 @@
 import SignGraphics
+import SignTiming
 
 /// A layer tree made ready to draw: every text rasterised once (FreeType runs here, never
 /// per frame), mirrored by the layer's sublayers and mask.
@@ -17,6 +18,11 @@ public struct PreparedLayer: Sendable {
     /// Nothing in the tree animates: it draws the same at every time (for the same place),
     /// so the compositor may keep its pixels.
     public let isStatic: Bool
+    /// One drawing call paints all this tree shows (its content, or the content of its one
+    /// plain sublayer; no background, border or nested group), whatever its animations do. A
+    /// mask may then be applied to that call's paint instead of to an isolated copy of the
+    /// tree: source-over of a single paint gives the same pixels either way.
+    public let drawsOnce: Bool
     /// Stands for this prepared tree in the compositor's cache.
     let identity = Identity()
 
@@ -54,6 +60,7 @@ public struct PreparedLayer: Sendable {
         mask =
             try layer.mask.map { m throws(FreeTypeError) in [try PreparedLayer(m, fonts: fonts, icons: icons)] } ?? []
         isStatic = layer.animations.isEmpty && sublayers.allSatisfy(\.isStatic) && mask.allSatisfy(\.isStatic)
+        drawsOnce = Self.drawsOnce(layer, sublayers: sublayers)
     }
 
     /// A content-less layer holding trees already prepared (no FreeType work): how
@@ -67,10 +74,44 @@ public struct PreparedLayer: Sendable {
         self.sublayers = sublayers
         mask = []
         isStatic = layer.animations.isEmpty && sublayers.allSatisfy(\.isStatic)
+        drawsOnce = Self.drawsOnce(layer, sublayers: sublayers)
+    }
+
+    private static func drawsOnce(_ layer: Layer, sublayers: [PreparedLayer]) -> Bool {
+        let animated = Set(layer.animations.flatMap(\.keyPaths))
+        guard (layer.backgroundColor?.alpha ?? 0) == 0, layer.borderWidth == 0,
+            animated.isDisjoint(with: ["backgroundColor", "borderWidth"])
+        else { return false }
+        switch layer.content {
+        case .none:
+            // A container of one leaf that is not drawn apart (no mask, no rounded clip).
+            guard sublayers.count == 1, let only = sublayers.first else { return false }
+            let model = only.model
+            let roundedClip =
+                model.masksToBounds
+                && (model.cornerRadius > 0 || model.animations.contains { $0.keyPaths.contains("cornerRadius") })
+            return only.drawsOnce && only.mask.isEmpty && only.sublayers.isEmpty && !roundedClip
+        case .shape(let shape):
+            // A fill and a stroke are two paints.
+            return sublayers.isEmpty && (shape.fill == nil || shape.stroke == nil)
+                && animated.isDisjoint(with: ["fillColor", "strokeColor"])
+        default:
+            return sublayers.isEmpty
+        }
     }
 
     /// Every text drawn by this tree, depth first (the layer's own, its mask's, its sublayers').
     public var missingCharacters: [Unicode.Scalar] {
         missing + mask.flatMap(\.missingCharacters) + sublayers.flatMap(\.missingCharacters)
+    }
+}
+
+extension Animation {
+    /// Every key path the animation (or a group's children) animates.
+    var keyPaths: [String] {
+        switch self {
+        case .property(let a): return [a.keyPath]
+        case .group(let g): return g.animations.flatMap(\.keyPaths)
+        }
     }
 }

@@ -52,6 +52,49 @@ struct CompositorTests {
         #expect(frame.pixel(x: 3, y: 0) == .black)
     }
 
+    @Test("a mask applied straight to a single paint draws what masking the isolated layer draws")
+    func maskedPaintMatchesIsolation() throws {
+        // A moving red-to-blue gradient under a clear-to-opaque mask, over a green backdrop.
+        var moving = Layer(
+            content: .gradient(
+                Gradient(
+                    ramp: ColorRamp(colors: [Color(red: 255, green: 0, blue: 0), Color(red: 0, green: 0, blue: 255)]),
+                    startPoint: Point(x: 0, y: 0.5), endPoint: Point(x: 1, y: 0.5))),
+            frame: Rect(x: 0.5, y: 0, width: 15, height: 4))
+        moving.opacity = 0.8
+        moving.animations = [
+            .property(
+                PropertyAnimation(
+                    keyPath: "transform.translation.x",
+                    motion: .basic(BasicValues(from: .number(0), to: .number(4))), timing: MediaTiming(duration: 1)))
+        ]
+        func container(_ sublayers: [Layer]) -> Layer {
+            var layer = Layer(frame: Rect(x: 0, y: 0, width: 16, height: 4), sublayers: sublayers)
+            layer.mask = Layer(
+                content: .gradient(
+                    Gradient(
+                        ramp: ColorRamp(colors: [.clear, .white]), startPoint: Point(x: 0, y: 0.5),
+                        endPoint: Point(x: 1, y: 0.5))),
+                frame: Rect(x: 0, y: 0, width: 16, height: 4))
+            return layer
+        }
+        let backdrop = Layer(
+            frame: Rect(x: 0, y: 0, width: 16, height: 4),
+            backgroundColor: Color(red: 0, green: 160, blue: 0, alpha: 200))
+        let single = container([moving])
+        // An empty second sublayer draws nothing but makes two paints: the layer is drawn apart.
+        let isolated = container([moving, Layer(frame: Rect(x: 0, y: 0, width: 1, height: 1))])
+        #expect(try PreparedLayer(single, fonts: Self.fonts).drawsOnce)
+        #expect(try !PreparedLayer(isolated, fonts: Self.fonts).drawsOnce)
+        for t in [0.0, 0.37, 0.8] {
+            let a = try render([backdrop, single], width: 16, height: 4, at: t)
+            let b = try render([backdrop, isolated], width: 16, height: 4, at: t)
+            let worst = zip(a.pixels, b.pixels).map { abs(Int($0) - Int($1)) }.max() ?? 0
+            #expect(worst <= 1, "at \(t) s a channel differs by \(worst)")
+            #expect(a.pixels != Frame(width: 16, height: 4).pixels)
+        }
+    }
+
     @Test("a white layer's opacity animated 0 to 1 over 1 s is mid-grey at 0.5 s")
     func opacityAnimation() throws {
         var layer = Layer(frame: Rect(x: 0, y: 0, width: 4, height: 1), backgroundColor: .white)
