@@ -12,7 +12,8 @@ public final class Compositor {
 
     /// The pixels of a static subtree drawn at one place, kept between frames.
     private struct Cached {
-        let identity: PreparedLayer.Identity
+        /// Held so its identity, the key, is not reused while the entry lives.
+        let layer: PreparedLayer
         let origin: Point
         let clip: Rect
         var canvas: Canvas
@@ -216,7 +217,7 @@ extension Compositor {
 
     /// The kept pixels of a static subtree at `origin` within `clip`, drawn now if needed.
     private func cached(_ prepared: PreparedLayer, origin: Point, clip: Rect) -> Cached {
-        let key = ObjectIdentifier(prepared.identity)
+        let key = ObjectIdentifier(prepared)
         if var entry = cache[key], entry.origin == origin, entry.clip == clip {
             entry.lastUsed = frameCount
             cache[key] = entry
@@ -232,7 +233,7 @@ extension Compositor {
         builder.canvases[0].clear()
         builder.draw(prepared, target: 0, origin: origin, clip: clip, depth: 1, t: 0)
         let entry = Cached(
-            identity: prepared.identity, origin: origin, clip: clip, canvas: builder.canvases[0],
+            layer: prepared, origin: origin, clip: clip, canvas: builder.canvases[0],
             occupied: builder.canvases[0].occupiedBounds(within: clip.pixelBounds(clippedTo: width, height)),
             lastUsed: frameCount)
         cache[key] = entry

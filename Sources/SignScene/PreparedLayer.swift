@@ -2,8 +2,9 @@ import SignGraphics
 import SignTiming
 
 /// A layer tree made ready to draw: every text rasterised once (FreeType runs here, never
-/// per frame), mirrored by the layer's sublayers and mask.
-public struct PreparedLayer: Sendable {
+/// per frame), mirrored by the layer's sublayers and mask. Immutable and shared: a frame
+/// passes it by reference, and its identity keys the compositor's cache of static pixels.
+public final class PreparedLayer: Sendable {
     public let model: Layer
     /// The rasterised line, for a text layer in one colour.
     public let text: AlphaBitmap?
@@ -23,12 +24,6 @@ public struct PreparedLayer: Sendable {
     /// mask may then be applied to that call's paint instead of to an isolated copy of the
     /// tree: source-over of a single paint gives the same pixels either way.
     public let drawsOnce: Bool
-    /// Stands for this prepared tree in the compositor's cache.
-    let identity = Identity()
-
-    /// A reference with identity, so a value-type tree can key a cache.
-    final class Identity: Sendable {}
-
     /// Prepares `layer`; `icons` are the images `{icon:name}` in text refers to.
     public init(_ layer: Layer, fonts: FontLibrary, icons: [String: ImageBitmap] = [:]) throws(FreeTypeError) {
         model = layer
