@@ -81,7 +81,8 @@ extension Canvas {
                     let i = y * canvasWidth + x
                     var c = coverage(x, y)
                     if let mask { c *= mask[i].w }
-                    guard c > 0 else { return }
+                    // No branch on c == 0 (a text mask's shapes would mispredict it): a zero
+                    // paint leaves the pixel as it was.
                     let s = color * c
                     dst[i] = s + dst[i] * (1 - s.w)
                 }

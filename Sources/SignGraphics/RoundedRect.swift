@@ -131,35 +131,61 @@ extension Canvas {
         }
         let first0 = wrapped(x0 - baseX), first1 = wrapped(x0 - baseX - 1)
         let limit = period > 0 ? period : Int.max
+        /// How many pixels column `c` advances before it enters or leaves the bitmap or wraps.
+        @inline(__always) func run(_ c: Int) -> Int { c < 0 ? -c : c < bw ? bw - c : limit - c }
         let canvasWidth = width
-        bitmap.coverage.withUnsafeBufferPointer { cov in
-            withClipMask { mask in
-                pixels.withUnsafeMutableBufferPointer { dst in
-                    for y in rowStart..<rowEnd {
-                        // Row y overlaps bitmap row r by 1 - fy and row r - 1 by fy; a missing
-                        // row reads as row 0 with no weight.
-                        let r = y - baseY
-                        let top = cov.baseAddress! + (r < bh ? r * bw : 0), wTop = r < bh ? wy0 : 0
-                        let bottom = cov.baseAddress! + (r >= 1 ? (r - 1) * bw : 0), wBottom = r >= 1 ? wy1 : 0
-                        var c0 = first0, c1 = first1
-                        for x in x0..<x1 {
-                            let in0 = c0 >= 0 && c0 < bw, in1 = c1 >= 0 && c1 < bw
-                            let t0: Float = in0 ? Float(top[c0]) : 0, t1: Float = in1 ? Float(top[c1]) : 0
-                            let b0: Float = in0 ? Float(bottom[c0]) : 0, b1: Float = in1 ? Float(bottom[c1]) : 0
-                            c0 += 1
-                            if c0 == limit { c0 = 0 }
-                            c1 += 1
-                            if c1 == limit { c1 = 0 }
-                            var c = ((t0 * wx0 + t1 * wx1) * wTop + (b0 * wx0 + b1 * wx1) * wBottom) / 255
-                            guard c > 0 else { continue }
-                            let i = y * canvasWidth + x
-                            if let mask { c *= mask[i].w }
-                            let s = paint * c
-                            dst[i] = s + dst[i] * (1 - s.w)
+        Canvas.unitCoverage.withUnsafeBufferPointer { unit in
+            bitmap.coverage.withUnsafeBufferPointer { cov in
+                withClipMask { mask in
+                    pixels.withUnsafeMutableBufferPointer { dst in
+                        for y in rowStart..<rowEnd {
+                            // Row y overlaps bitmap row r by 1 - fy and row r - 1 by fy; a
+                            // missing row reads as row 0 with no weight.
+                            let r = y - baseY
+                            let wTop = r < bh ? wy0 : 0, wBottom = r >= 1 ? wy1 : 0
+                            guard wTop > 0 || wBottom > 0 else { continue }
+                            let top = cov.baseAddress! + (r < bh ? r * bw : 0)
+                            let bottom = cov.baseAddress! + (r >= 1 ? (r - 1) * bw : 0)
+                            let oneRow = wTop == 1
+                            var x = x0, c0 = first0, c1 = first1
+                            while x < x1 {
+                                // A run of pixels in which neither column wraps, enters or leaves
+                                // the bitmap: a column outside it reads column 0 with no weight.
+                                let n = Swift.min(x1 - x, run(c0), run(c1))
+                                let in0 = c0 >= 0 && c0 < bw, in1 = c1 >= 0 && c1 < bw
+                                let w0 = in0 ? wx0 : 0, w1 = in1 ? wx1 : 0
+                                let p0 = in0 ? c0 : 0, p1 = in1 ? c1 : 0, s0 = in0 ? 1 : 0, s1 = in1 ? 1 : 0
+                                let row = y &* canvasWidth &+ x
+                                for k in 0..<n {
+                                    let j0 = p0 &+ k &* s0, j1 = p1 &+ k &* s1
+                                    var c = unit[Int(top[j0])] * w0 + unit[Int(top[j1])] * w1
+                                    if !oneRow {
+                                        c =
+                                            c * wTop + (unit[Int(bottom[j0])] * w0 + unit[Int(bottom[j1])] * w1)
+                                            * wBottom
+                                    }
+                                    // Blended even where the coverage is 0 (which leaves the pixel
+                                    // as it was): a branch on glyph shapes mispredicts.
+                                    let i = row &+ k
+                                    if let mask { c *= mask[i].w }
+                                    let s = paint * c
+                                    dst[i] = s + dst[i] * (1 - s.w)
+                                }
+                                x += n
+                                c0 += n
+                                if c0 == limit { c0 = 0 }
+                                c1 += n
+                                if c1 == limit { c1 = 0 }
+                            }
                         }
                     }
                 }
             }
         }
     }
+}
+
+extension Canvas {
+    /// Coverage byte to 0...1.
+    static let unitCoverage: [Float] = (0...255).map { Float($0) / 255 }
 }
