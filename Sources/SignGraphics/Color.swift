@@ -56,7 +56,9 @@ public struct Color: Sendable, Hashable {
     /// Straight-alpha interpolation in the encoded space, as CAGradientLayer interpolates `colors`.
     public func interpolated(to other: Color, fraction: Double) -> Color {
         func mix(_ a: UInt8, _ b: UInt8) -> UInt8 {
-            UInt8((Double(a) + (Double(b) - Double(a)) * fraction).rounded().clamped(to: 0...255))
+            // Rounded half up by truncation (no libm call): the value is clamped to 0...255 first.
+            let v = (Double(a) + (Double(b) - Double(a)) * fraction).clamped(to: 0...255)
+            return UInt8(truncatingIfNeeded: Int(v + 0.5))
         }
         return Color(
             red: mix(red, other.red), green: mix(green, other.green), blue: mix(blue, other.blue),

@@ -17,8 +17,10 @@ public final class Compositor {
         let origin: Point
         let clip: Rect
         var canvas: Canvas
-        /// Where the kept pixels are not transparent: all a composite needs to cover.
+        /// Where the kept pixels are not transparent (the bounding box, and its runs row by
+        /// row): all a composite needs to cover.
         let occupied: (x0: Int, y0: Int, x1: Int, y1: Int)
+        let runs: [Int]
         var lastUsed: UInt64
     }
     private var cache: [ObjectIdentifier: Cached] = [:]
@@ -212,7 +214,7 @@ extension Compositor {
     /// Source-over is associative, so this equals drawing the subtree directly.
     private func drawCached(_ prepared: PreparedLayer, target: Int, origin: Point, clip: Rect) {
         let kept = cached(prepared, origin: origin, clip: clip)
-        canvases[target].composite(kept.canvas, opacity: 1, in: kept.occupied)
+        canvases[target].composite(kept.canvas, runs: kept.runs)
     }
 
     /// The kept pixels of a static subtree at `origin` within `clip`, drawn now if needed.
@@ -232,10 +234,10 @@ extension Compositor {
         self.builder = builder
         builder.canvases[0].clear()
         builder.draw(prepared, target: 0, origin: origin, clip: clip, depth: 1, t: 0)
+        let kept = builder.canvases[0], bounds = clip.pixelBounds(clippedTo: width, height)
         let entry = Cached(
-            layer: prepared, origin: origin, clip: clip, canvas: builder.canvases[0],
-            occupied: builder.canvases[0].occupiedBounds(within: clip.pixelBounds(clippedTo: width, height)),
-            lastUsed: frameCount)
+            layer: prepared, origin: origin, clip: clip, canvas: kept, occupied: kept.occupiedBounds(within: bounds),
+            runs: kept.occupiedRuns(within: bounds), lastUsed: frameCount)
         cache[key] = entry
         builder.canvases[0] = Canvas(width: width, height: height)
         return entry
