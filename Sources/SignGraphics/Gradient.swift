@@ -87,12 +87,28 @@ extension Canvas {
                     dst[i] = s + dst[i] * (1 - s.w)
                 }
                 if horizontal {
+                    // Each column's colour, already scaled by the column's coverage.
                     withUnsafeTemporaryAllocation(of: Pixel.self, capacity: chunk) { colors in
                         for start in stride(from: b.x0, to: b.x1, by: chunk) {
                             let end = Swift.min(start + chunk, b.x1)
-                            for x in start..<end { colors[x - start] = color(x, b.y0) }
+                            for x in start..<end {
+                                let cx = x == b.x0 || x == b.x1 - 1 ? Canvas.overlap(x, area.minX, area.maxX) : 1
+                                colors[x - start] = color(x, b.y0) * Float(cx)
+                            }
                             for y in b.y0..<b.y1 {
-                                for x in start..<end { paint(colors[x - start], x, y) }
+                                let cy = Float(y == b.y0 || y == b.y1 - 1 ? Canvas.overlap(y, area.minY, area.maxY) : 1)
+                                let row = y &* canvasWidth
+                                if let mask {
+                                    for x in start..<end {
+                                        let s = colors[x &- start] * (cy * mask[row &+ x].w)
+                                        dst[row &+ x] = s + dst[row &+ x] * (1 - s.w)
+                                    }
+                                } else {
+                                    for x in start..<end {
+                                        let s = colors[x &- start] * cy
+                                        dst[row &+ x] = s + dst[row &+ x] * (1 - s.w)
+                                    }
+                                }
                             }
                         }
                     }

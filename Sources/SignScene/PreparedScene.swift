@@ -33,6 +33,12 @@ public struct PreparedScene: Sendable {
             return current
         }
 
+        /// The tree drawn at local time `t` (without copying the prepared layer around it).
+        public func tree(at t: Double) -> PreparedLayer {
+            if let next, t >= next.from { return next.layer.tree }
+            return current.tree
+        }
+
         /// This slot showing `layer` (from local time `from`, if later), its clock unchanged.
         func replacing(with layer: PreparedSceneLayer, from: Double? = nil, keeping shown: PreparedSceneLayer) -> Slot {
             if let from { return Slot(current: shown, next: (layer, from), pausedAt: pausedAt, lag: lag) }

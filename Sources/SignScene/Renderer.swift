@@ -13,9 +13,9 @@ public final class Renderer {
     /// Renders `scene` at scene time `t` into `frame` (which must match the board's size).
     public func render(_ scene: PreparedScene, at t: Double, into frame: inout Frame) {
         compositor.begin()
-        for slot in scene.slots {
-            let local = slot.localTime(t)
-            compositor.draw(slot.layer(at: local).tree, at: local)
+        for i in scene.slots.indices {
+            let local = scene.slots[i].localTime(t)
+            compositor.draw(scene.slots[i].tree(at: local), at: local)
         }
         compositor.finish(over: scene.scene.background, into: &frame)
     }
