@@ -286,6 +286,8 @@ struct USBOutputTests {
         func tables(after t: Double) -> [[UInt8]] {
             bus.recorded().filter { $0.name == "bulk" && $0.t > t && $0.data.first == 0x40 }.map(\.data)
         }
+        // "ok" comes with the claim; the LUT's transfer may still be on its way to the board.
+        #expect(bus.wait(2) { !tables(after: 0).isEmpty })
         let first = try #require(tables(after: 0).first)
 
         var mark = Double(monotonicNow()) / 1e9
