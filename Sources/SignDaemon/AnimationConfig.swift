@@ -149,7 +149,7 @@ extension ConfigReader {
             parsed = numbers(5).map {
                 .path(RoundedRect(rect: Rect(x: $0[0], y: $0[1], width: $0[2], height: $0[3]), cornerRadius: $0[4]))
             }
-        case .numbers: parsed = numbers(nil).map { .numbers($0) }
+        case .numbers: parsed = numbers(nil).map { .numbers(NumberList($0)) }
         case .color: parsed = raw.string.flatMap(Color.init(parsing:)).map { AnimatableValue($0) }
         case .colors:
             let colors = raw.array?.compactMap { $0.string.flatMap(Color.init(parsing:)) }

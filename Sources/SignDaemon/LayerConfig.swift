@@ -248,8 +248,8 @@ extension ConfigReader {
         // shows while it waits.
         let defaultFrom: [Double] = pause > 0 ? [-2 * band, -band, 0] : [0, 0, band]
         let defaultTo: [Double] = pause > 0 ? [1, 1 + band, 1 + 2 * band] : [1 - band, 1, 1]
-        let from = value(t, "from", .numbers, at: path) ?? .numbers(defaultFrom)
-        let to = value(t, "to", .numbers, at: path) ?? .numbers(defaultTo)
+        let from = value(t, "from", .numbers, at: path) ?? .numbers(NumberList(defaultFrom))
+        let to = value(t, "to", .numbers, at: path) ?? .numbers(NumberList(defaultTo))
         let duration = number(t, "duration", at: path, in: 0.01...3600) ?? 1.7
         let function = timingFunction(t, "timing_function", at: path)
         if pause > 0 {

@@ -3,23 +3,24 @@
 public struct ColorRamp: Sendable, Hashable {
     public var colors: [Color]
     /// One per colour; `nil` spreads the colours evenly from 0 to 1, as Core Animation does.
-    public var locations: [Double]?
+    public var locations: NumberList?
 
-    public init(colors: [Color], locations: [Double]? = nil) {
+    public init(colors: [Color], locations: NumberList? = nil) {
         self.colors = colors
         self.locations = locations
     }
 
     /// The locations actually used: given ones (a decreasing one counts as the running
     /// maximum, the CSS rule) or even spacing.
-    public var resolvedLocations: [Double] {
-        guard let locations, locations.count == colors.count else {
-            let n = colors.count
-            return (0..<n).map { n == 1 ? 0 : Double($0) / Double(n - 1) }
+    public var resolvedLocations: NumberList {
+        let n = colors.count
+        guard let locations, locations.count == n else {
+            return NumberList(count: n) { n == 1 ? 0 : Double($0) / Double(n - 1) }
         }
         var running = -Double.infinity
-        return locations.map {
-            running = max(running, $0); return running
+        return NumberList(count: n) {
+            running = max(running, locations[$0])
+            return running
         }
     }
 

@@ -10,7 +10,7 @@ public enum AnimatableValue: Sendable, Hashable {
     case size(Size)
     case rect(Rect)
     case color(SIMD4<Double>)
-    case numbers([Double])
+    case numbers(NumberList)
     case colors([SIMD4<Double>])
     case path(RoundedRect)
 
@@ -56,7 +56,7 @@ public enum AnimatableValue: Sendable, Hashable {
             return count(5).map {
                 .path(RoundedRect(rect: Rect(x: $0[0], y: $0[1], width: $0[2], height: $0[3]), cornerRadius: $0[4]))
             }
-        case .numbers: return numbers.map { .numbers($0) }
+        case .numbers: return numbers.map { .numbers(NumberList($0)) }
         case .color: return colors.flatMap { $0.count == 1 ? AnimatableValue($0[0]) : nil }
         case .colors: return colors.map { .colors($0.map(AnimatableValue.rgba)) }
         }
@@ -79,7 +79,7 @@ public enum AnimatableValue: Sendable, Hashable {
     public var point: Point? { if case .point(let v) = self { return v } else { return nil } }
     public var rect: Rect? { if case .rect(let v) = self { return v } else { return nil } }
     public var color: Color? { if case .color(let v) = self { return Self.color(v) } else { return nil } }
-    public var numbers: [Double]? { if case .numbers(let v) = self { return v } else { return nil } }
+    public var numbers: NumberList? { if case .numbers(let v) = self { return v } else { return nil } }
     public var colors: [Color]? { if case .colors(let v) = self { return v.map(Self.color) } else { return nil } }
     public var path: RoundedRect? { if case .path(let v) = self { return v } else { return nil } }
 }
@@ -107,7 +107,7 @@ extension AnimatableValue: Interpolatable {
         case .size(let s): return [s.width, s.height]
         case .rect(let r): return [r.minX, r.minY, r.width, r.height]
         case .color(let c): return [c.x, c.y, c.z, c.w]
-        case .numbers(let v): return v
+        case .numbers(let v): return Array(v)
         case .colors(let v): return v.flatMap { [$0.x, $0.y, $0.z, $0.w] }
         case .path(let p): return [p.rect.minX, p.rect.minY, p.rect.width, p.rect.height, p.cornerRadius]
         }
@@ -130,12 +130,8 @@ extension AnimatableValue: Interpolatable {
         case (.color(let a), .color(let b)):
             return .color(SIMD4(op(a.x, b.x), op(a.y, b.y), op(a.z, b.z), op(a.w, b.w)))
         case (.numbers(let a), .numbers(let b)) where a.count == b.count:
-            // Built at its final size: one allocation, not a growing array.
-            return .numbers(
-                Array(unsafeUninitializedCapacity: a.count) { buffer, count in
-                    for i in 0..<a.count { buffer[i] = op(a[i], b[i]) }
-                    count = a.count
-                })
+            // Inline up to eight: animating a gradient's locations allocates nothing.
+            return .numbers(NumberList(count: a.count) { op(a[$0], b[$0]) })
         case (.colors(let a), .colors(let b)) where a.count == b.count:
             return .colors(zip(a, b).map { SIMD4(op($0.x, $1.x), op($0.y, $1.y), op($0.z, $1.z), op($0.w, $1.w)) })
         case (.path(let a), .path(let b)):
