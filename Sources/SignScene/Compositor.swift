@@ -23,7 +23,9 @@ public final class Compositor {
         let runs: [Int]
         var lastUsed: UInt64
     }
-    private var cache: [ObjectIdentifier: Cached] = [:]
+    /// At most `cacheLimit` entries, one per prepared tree: a short list scanned by identity is
+    /// cheaper per frame than hashing.
+    private var cache: [Cached] = []
     /// Whether static subtrees are drawn from the cache (off while filling it).
     private let caching: Bool
     private var builder: Compositor?
@@ -219,16 +221,10 @@ extension Compositor {
 
     /// The kept pixels of a static subtree at `origin` within `clip`, drawn now if needed.
     private func cached(_ prepared: PreparedLayer, origin: Point, clip: Rect) -> Cached {
-        let key = ObjectIdentifier(prepared)
-        if var entry = cache[key], entry.origin == origin, entry.clip == clip {
-            entry.lastUsed = frameCount
-            cache[key] = entry
-            return entry
-        }
-        if cache.count >= Compositor.cacheLimit,
-            let oldest = cache.min(by: { $0.value.lastUsed < $1.value.lastUsed })?.key
-        {
-            cache.removeValue(forKey: oldest)
+        let found = cache.firstIndex { $0.layer === prepared }
+        if let i = found, cache[i].origin == origin, cache[i].clip == clip {
+            cache[i].lastUsed = frameCount
+            return cache[i]
         }
         let builder = self.builder ?? Compositor(width: width, height: height, caching: false)
         self.builder = builder
@@ -238,7 +234,15 @@ extension Compositor {
         let entry = Cached(
             layer: prepared, origin: origin, clip: clip, canvas: kept, occupied: kept.occupiedBounds(within: bounds),
             runs: kept.occupiedRuns(within: bounds), lastUsed: frameCount)
-        cache[key] = entry
+        if let i = found {
+            cache[i] = entry
+        } else if cache.count >= Compositor.cacheLimit,
+            let oldest = cache.indices.min(by: { cache[$0].lastUsed < cache[$1].lastUsed })
+        {
+            cache[oldest] = entry
+        } else {
+            cache.append(entry)
+        }
         builder.canvases[0] = Canvas(width: width, height: height)
         return entry
     }
