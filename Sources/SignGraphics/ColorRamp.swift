@@ -30,8 +30,8 @@ public struct ColorRamp: Sendable, Hashable {
         guard let first = colors.first else { return .clear }
         let n = colors.count
         guard n > 1 else { return first }
-        let given = locations.flatMap { $0.count == n ? $0 : nil }
-        @inline(__always) func location(_ i: Int) -> Double { given?[i] ?? Double(i) / Double(n - 1) }
+        let given = locations?.count == n
+        @inline(__always) func location(_ i: Int) -> Double { given ? locations![i] : Double(i) / Double(n - 1) }
         var previous = location(0)
         if position <= previous { return first }
         for i in 1..<n {

@@ -24,20 +24,37 @@ extension Layer {
             case "cornerRadius": return .number(cornerRadius)
             default: break
             }
-            switch (content, keyPath) {
-            // The stored array, not a resolved copy: reading it allocates nothing, and the
-            // running-maximum rule applies when colours are evaluated.
-            case (.gradient(let g), "locations"): return .numbers(g.ramp.locations ?? g.ramp.resolvedLocations)
-            case (.gradient(let g), "colors"): return .colors(g.ramp.colors.map(AnimatableValue.rgba))
-            case (.gradient(let g), "startPoint"): return .point(g.startPoint)
-            case (.gradient(let g), "endPoint"): return .point(g.endPoint)
-            case (.shape(let s), "path"): return .path(s.path)
-            case (.shape(let s), "lineWidth"): return .number(s.lineWidth)
-            case (.shape(let s), "fillColor"):
-                return s.fill.flatMap { if case .color(let c) = $0 { AnimatableValue(c) } else { nil } }
-            case (.shape(let s), "strokeColor"):
-                return s.stroke.flatMap { if case .color(let c) = $0 { AnimatableValue(c) } else { nil } }
-            case (.text(let t), "foregroundColor"): return AnimatableValue(t.color)
+            // The key path first, then the content: no copy of the content per read.
+            switch keyPath {
+            case "locations":
+                // The stored list, not a resolved copy: the running-maximum rule applies
+                // when colours are evaluated.
+                guard case .gradient(let g) = content else { return nil }
+                return .numbers(g.ramp.locations ?? g.ramp.resolvedLocations)
+            case "colors":
+                guard case .gradient(let g) = content else { return nil }
+                return .colors(g.ramp.colors.map(AnimatableValue.rgba))
+            case "startPoint":
+                guard case .gradient(let g) = content else { return nil }
+                return .point(g.startPoint)
+            case "endPoint":
+                guard case .gradient(let g) = content else { return nil }
+                return .point(g.endPoint)
+            case "path":
+                guard case .shape(let s) = content else { return nil }
+                return .path(s.path)
+            case "lineWidth":
+                guard case .shape(let s) = content else { return nil }
+                return .number(s.lineWidth)
+            case "fillColor":
+                guard case .shape(let s) = content, case .color(let c)? = s.fill else { return nil }
+                return AnimatableValue(c)
+            case "strokeColor":
+                guard case .shape(let s) = content, case .color(let c)? = s.stroke else { return nil }
+                return AnimatableValue(c)
+            case "foregroundColor":
+                guard case .text(let t) = content else { return nil }
+                return AnimatableValue(t.color)
             default: return nil
             }
         }
