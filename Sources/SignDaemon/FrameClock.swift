@@ -48,6 +48,8 @@ public final class FrameClock: Sendable {
     private let statistics = Mutex(Statistics())
     private let lastNumber = Atomic<UInt64>(0)
     private nonisolated(unsafe) var timer: DispatchSourceTimer?  // set once in start(), used on `queue`
+    /// The frame the repeating schedule was last anchored at (used on `queue`).
+    private nonisolated(unsafe) var anchor: UInt64 = 0
 
     /// A clock at `fps` that calls `render` on its own queue for every frame it shows.
     public init(fps: Double, label: String = "signd.frame-clock", render: @escaping @Sendable (Tick) -> Void) {
@@ -107,9 +109,19 @@ public final class FrameClock: Sendable {
     /// Runs `work` on the clock's queue, between frames.
     public func sync<T>(_ work: () throws -> T) rethrows -> T { try queue.sync(execute: work) }
 
+    /// Schedules frame `n` and the ones after it, every period rounded to the nanosecond. A
+    /// repeating timer is re-armed by dispatch itself as it fires; setting a new deadline
+    /// every frame cost one more thread wake-up a frame. The rounding drifts from the exact
+    /// grid by under half a nanosecond a frame, so the schedule is anchored again once a
+    /// second (and after skipped frames).
     private func schedule(frame n: UInt64) {
+        let (deadline, fps) = timeline.withLock { ($0.deadline(ofFrame: n), $0.fps) }
+        let period = Int((1e9 / fps).rounded())
         // DispatchTime counts the same monotonic nanoseconds on Linux.
-        timer?.schedule(deadline: DispatchTime(uptimeNanoseconds: deadline(ofFrame: n)), leeway: .nanoseconds(0))
+        timer?.schedule(
+            deadline: DispatchTime(uptimeNanoseconds: deadline), repeating: .nanoseconds(period),
+            leeway: .nanoseconds(0))
+        anchor = n
     }
 
     private func tick() {
@@ -128,6 +140,6 @@ public final class FrameClock: Sendable {
             s.dropped += n - last - 1
             s.lateness.record(now > deadline ? now - deadline : 0)
         }
-        schedule(frame: n + 1)
+        if n != last + 1 || n - anchor >= UInt64(max(1, t.fps.rounded())) { schedule(frame: n + 1) }
     }
 }
