@@ -59,55 +59,66 @@ extension Layer {
             }
         }
         set {
+            // The key path alone is matched, then the value read: no (key path, value)
+            // tuple is built and torn down per write.
             guard let value = newValue else { return }
-            switch (keyPath, value) {
-            case ("opacity", .number(let v)): opacity = v
-            case ("position", .point(let p)): position = p
-            case ("position.x", .number(let v)): position.x = v
-            case ("position.y", .number(let v)): position.y = v
-            case ("bounds", .rect(let r)): size = r.size
-            case ("bounds.size", .size(let s)): size = s
-            case ("anchorPoint", .point(let p)): anchorPoint = p
-            case ("transform.translation", .point(let p)): translation = p
-            case ("transform.translation.x", .number(let v)): translation.x = v
-            case ("transform.translation.y", .number(let v)): translation.y = v
-            case ("backgroundColor", .color): backgroundColor = value.color
-            case ("borderColor", .color): borderColor = value.color
-            case ("borderWidth", .number(let v)): borderWidth = v
-            case ("cornerRadius", .number(let v)): cornerRadius = v
+            switch keyPath {
+            case "opacity": if let v = value.number { opacity = v }
+            case "position": if let p = value.point { position = p }
+            case "position.x": if let v = value.number { position.x = v }
+            case "position.y": if let v = value.number { position.y = v }
+            case "bounds": if let r = value.rect { size = r.size }
+            case "bounds.size": if case .size(let v) = value { size = v }
+            case "anchorPoint": if let p = value.point { anchorPoint = p }
+            case "transform.translation": if let p = value.point { translation = p }
+            case "transform.translation.x": if let v = value.number { translation.x = v }
+            case "transform.translation.y": if let v = value.number { translation.y = v }
+            case "backgroundColor": if let c = value.color { backgroundColor = c }
+            case "borderColor": if let c = value.color { borderColor = c }
+            case "borderWidth": if let v = value.number { borderWidth = v }
+            case "cornerRadius": if let v = value.number { cornerRadius = v }
             default: setContent(keyPath, value)
             }
         }
     }
 
     private mutating func setContent(_ keyPath: String, _ value: AnimatableValue) {
-        switch (content, keyPath, value) {
-        case (.gradient(var g), "locations", .numbers(let v)):
+        switch keyPath {
+        case "locations":
+            guard case .gradient(var g) = content, case .numbers(let v) = value else { return }
             g.ramp.locations = v
             content = .gradient(g)
-        case (.gradient(var g), "colors", .colors):
-            g.ramp.colors = value.colors ?? g.ramp.colors
+        case "colors":
+            guard case .gradient(var g) = content, let colors = value.colors else { return }
+            g.ramp.colors = colors
             content = .gradient(g)
-        case (.gradient(var g), "startPoint", .point(let p)):
+        case "startPoint":
+            guard case .gradient(var g) = content, let p = value.point else { return }
             g.startPoint = p
             content = .gradient(g)
-        case (.gradient(var g), "endPoint", .point(let p)):
+        case "endPoint":
+            guard case .gradient(var g) = content, let p = value.point else { return }
             g.endPoint = p
             content = .gradient(g)
-        case (.shape(var s), "path", .path(let p)):
+        case "path":
+            guard case .shape(var s) = content, let p = value.path else { return }
             s.path = p
             content = .shape(s)
-        case (.shape(var s), "lineWidth", .number(let v)):
+        case "lineWidth":
+            guard case .shape(var s) = content, let v = value.number else { return }
             s.lineWidth = v
             content = .shape(s)
-        case (.shape(var s), "fillColor", .color):
-            s.fill = value.color.map { .color($0) }
+        case "fillColor":
+            guard case .shape(var s) = content, let c = value.color else { return }
+            s.fill = .color(c)
             content = .shape(s)
-        case (.shape(var s), "strokeColor", .color):
-            s.stroke = value.color.map { .color($0) }
+        case "strokeColor":
+            guard case .shape(var s) = content, let c = value.color else { return }
+            s.stroke = .color(c)
             content = .shape(s)
-        case (.text(var t), "foregroundColor", .color):
-            t.color = value.color ?? t.color
+        case "foregroundColor":
+            guard case .text(var t) = content, let c = value.color else { return }
+            t.color = c
             content = .text(t)
         default:
             break
