@@ -19,8 +19,9 @@ setup:
 build: setup
 	$(SWIFT) build
 
+## release: optimised, with the Swift runtime and Foundation linked in (`make install` installs it).
 release: setup
-	$(SWIFT) build -c release
+	$(SWIFT) build -c release --static-swift-stdlib
 
 ## demo: signd on configs/demo.toml with the preview in this terminal; signctl in another one.
 demo: build
