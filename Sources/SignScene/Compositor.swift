@@ -92,6 +92,11 @@ public final class Compositor {
             drawCached(prepared, target: target, origin: origin, clip: clip)
             return
         }
+        // A tree that cannot reach the clip is not even evaluated.
+        if let extent = prepared.extent {
+            let reach = extent.offsetBy(dx: origin.x, dy: origin.y).intersection(clip)
+            guard reach.width > 0, reach.height > 0 else { return }
+        }
         let layer = prepared.model.presentation(at: t)
         guard !layer.isHidden, layer.opacity > 0 else { return }
         let frame = layer.frame.offsetBy(dx: origin.x, dy: origin.y)

@@ -24,6 +24,11 @@ public final class PreparedLayer: Sendable {
     /// mask may then be applied to that call's paint instead of to an isolated copy of the
     /// tree: source-over of a single paint gives the same pixels either way.
     public let drawsOnce: Bool
+    /// The rectangle, in the parent's coordinates, outside which this tree never draws
+    /// whatever its animations do; `nil` when that is not known beforehand (its geometry
+    /// animates, or a shape's path or unclipped sublayers may reach outside its frame). A
+    /// tree whose extent misses the board is not evaluated at all.
+    public let extent: Rect?
     /// Prepares `layer`; `icons` are the images `{icon:name}` in text refers to.
     public init(_ layer: Layer, fonts: FontLibrary, icons: [String: ImageBitmap] = [:]) throws(FreeTypeError) {
         model = layer
@@ -56,6 +61,7 @@ public final class PreparedLayer: Sendable {
             try layer.mask.map { m throws(FreeTypeError) in [try PreparedLayer(m, fonts: fonts, icons: icons)] } ?? []
         isStatic = layer.animations.isEmpty && sublayers.allSatisfy(\.isStatic) && mask.allSatisfy(\.isStatic)
         drawsOnce = Self.drawsOnce(layer, sublayers: sublayers)
+        extent = Self.extent(layer, sublayers: sublayers)
     }
 
     /// A content-less layer holding trees already prepared (no FreeType work): how
@@ -70,6 +76,26 @@ public final class PreparedLayer: Sendable {
         mask = []
         isStatic = layer.animations.isEmpty && sublayers.allSatisfy(\.isStatic)
         drawsOnce = Self.drawsOnce(layer, sublayers: sublayers)
+        extent = Self.extent(layer, sublayers: sublayers)
+    }
+
+    /// Key paths that move or resize a layer.
+    private static let geometry: Set<String> = [
+        "position", "position.x", "position.y", "bounds", "bounds.size", "anchorPoint", "transform.translation",
+        "transform.translation.x", "transform.translation.y",
+    ]
+
+    private static func extent(_ layer: Layer, sublayers: [PreparedLayer]) -> Rect? {
+        guard layer.animations.allSatisfy({ Self.geometry.isDisjoint(with: $0.keyPaths) }) else { return nil }
+        if layer.masksToBounds { return layer.frame }
+        guard sublayers.isEmpty else { return nil }
+        switch layer.content {
+        case .shape: return nil
+        // A repeating strip runs on sideways past its frame.
+        case .text(let t) where t.repeatGap != nil: return nil
+        // Background, border, gradient, image and (clipped) text stay inside the frame.
+        default: return layer.frame
+        }
     }
 
     private static func drawsOnce(_ layer: Layer, sublayers: [PreparedLayer]) -> Bool {

@@ -95,6 +95,39 @@ struct CompositorTests {
         }
     }
 
+    @Test("a tree's extent is its frame unless its geometry animates or it may draw outside it")
+    func extents() throws {
+        var gradient = Layer(
+            content: .gradient(Gradient(ramp: ColorRamp(colors: [.white, .black]))),
+            frame: Rect(x: 2, y: 20, width: 8, height: 4))
+        gradient.animations = [
+            .property(
+                PropertyAnimation(
+                    keyPath: "locations", motion: .basic(BasicValues(from: .numbers([0, 1]), to: .numbers([0.5, 1]))),
+                    timing: MediaTiming(duration: 1)))
+        ]
+        #expect(try PreparedLayer(gradient, fonts: Self.fonts).extent == Rect(x: 2, y: 20, width: 8, height: 4))
+        var moving = gradient
+        moving.animations.append(
+            .property(
+                PropertyAnimation(
+                    keyPath: "position.y", motion: .basic(BasicValues(from: .number(22), to: .number(0))),
+                    timing: MediaTiming(duration: 1))))
+        #expect(try PreparedLayer(moving, fonts: Self.fonts).extent == nil)
+        let shape = Layer(
+            content: .shape(
+                ShapeContent(path: RoundedRect(rect: Rect(x: -20, y: 0, width: 40, height: 4)), fill: .color(.white))),
+            frame: Rect(x: 0, y: 0, width: 4, height: 4))
+        #expect(try PreparedLayer(shape, fonts: Self.fonts).extent == nil, "a path may reach past the frame")
+        var clipped = Layer(frame: Rect(x: 0, y: 0, width: 4, height: 4), sublayers: [shape])
+        clipped.masksToBounds = true
+        #expect(try PreparedLayer(clipped, fonts: Self.fonts).extent == Rect(x: 0, y: 0, width: 4, height: 4))
+
+        // Below a 16x8 board the animated gradient is skipped; moved into view it draws.
+        #expect(try render([gradient], width: 16, height: 8, at: 0.5) == Frame(width: 16, height: 8))
+        #expect(try render([moving], width: 16, height: 8, at: 0.95) != Frame(width: 16, height: 8))
+    }
+
     @Test("a white layer's opacity animated 0 to 1 over 1 s is mid-grey at 0.5 s")
     func opacityAnimation() throws {
         var layer = Layer(frame: Rect(x: 0, y: 0, width: 4, height: 1), backgroundColor: .white)
