@@ -5,118 +5,124 @@ extension Layer {
     /// The key paths animations may name.
     public static var animatableKeyPaths: Set<String> { Set(AnimatableValue.kinds.keys) }
 
+    /// The animatable properties, by key path: a key path is looked up once per read or write
+    /// (one hash) rather than compared with each name in turn.
+    enum Property: String, CaseIterable {
+        case opacity, position, anchorPoint, backgroundColor, borderColor, borderWidth, cornerRadius
+        case positionX = "position.x", positionY = "position.y", bounds, boundsSize = "bounds.size"
+        case translation = "transform.translation", translationX = "transform.translation.x"
+        case translationY = "transform.translation.y"
+        case locations, colors, startPoint, endPoint, path, lineWidth, fillColor, strokeColor, foregroundColor
+
+        static let byKeyPath = Dictionary(uniqueKeysWithValues: allCases.map { ($0.rawValue, $0) })
+    }
+
     public subscript(keyPath keyPath: String) -> AnimatableValue? {
         get {
-            switch keyPath {
-            case "opacity": return .number(opacity)
-            case "position": return .point(position)
-            case "position.x": return .number(position.x)
-            case "position.y": return .number(position.y)
-            case "bounds": return .rect(Rect(origin: .zero, size: size))
-            case "bounds.size": return .size(size)
-            case "anchorPoint": return .point(anchorPoint)
-            case "transform.translation": return .point(translation)
-            case "transform.translation.x": return .number(translation.x)
-            case "transform.translation.y": return .number(translation.y)
-            case "backgroundColor": return AnimatableValue(backgroundColor ?? .clear)
-            case "borderColor": return AnimatableValue(borderColor ?? .clear)
-            case "borderWidth": return .number(borderWidth)
-            case "cornerRadius": return .number(cornerRadius)
-            default: break
-            }
-            // The key path first, then the content: no copy of the content per read.
-            switch keyPath {
-            case "locations":
+            guard let property = Property.byKeyPath[keyPath] else { return nil }
+            switch property {
+            case .opacity: return .number(opacity)
+            case .position: return .point(position)
+            case .positionX: return .number(position.x)
+            case .positionY: return .number(position.y)
+            case .bounds: return .rect(Rect(origin: .zero, size: size))
+            case .boundsSize: return .size(size)
+            case .anchorPoint: return .point(anchorPoint)
+            case .translation: return .point(translation)
+            case .translationX: return .number(translation.x)
+            case .translationY: return .number(translation.y)
+            case .backgroundColor: return AnimatableValue(backgroundColor ?? .clear)
+            case .borderColor: return AnimatableValue(borderColor ?? .clear)
+            case .borderWidth: return .number(borderWidth)
+            case .cornerRadius: return .number(cornerRadius)
+            case .locations:
                 // The stored list, not a resolved copy: the running-maximum rule applies
                 // when colours are evaluated.
                 guard case .gradient(let g) = content else { return nil }
                 return .numbers(g.ramp.locations ?? g.ramp.resolvedLocations)
-            case "colors":
+            case .colors:
                 guard case .gradient(let g) = content else { return nil }
                 return .colors(g.ramp.colors.map(AnimatableValue.rgba))
-            case "startPoint":
+            case .startPoint:
                 guard case .gradient(let g) = content else { return nil }
                 return .point(g.startPoint)
-            case "endPoint":
+            case .endPoint:
                 guard case .gradient(let g) = content else { return nil }
                 return .point(g.endPoint)
-            case "path":
+            case .path:
                 guard case .shape(let s) = content else { return nil }
                 return .path(s.path)
-            case "lineWidth":
+            case .lineWidth:
                 guard case .shape(let s) = content else { return nil }
                 return .number(s.lineWidth)
-            case "fillColor":
+            case .fillColor:
                 guard case .shape(let s) = content, case .color(let c)? = s.fill else { return nil }
                 return AnimatableValue(c)
-            case "strokeColor":
+            case .strokeColor:
                 guard case .shape(let s) = content, case .color(let c)? = s.stroke else { return nil }
                 return AnimatableValue(c)
-            case "foregroundColor":
+            case .foregroundColor:
                 guard case .text(let t) = content else { return nil }
                 return AnimatableValue(t.color)
-            default: return nil
             }
         }
         set {
-            // The key path alone is matched, then the value read: no (key path, value)
-            // tuple is built and torn down per write.
-            guard let value = newValue else { return }
-            switch keyPath {
-            case "opacity": if let v = value.number { opacity = v }
-            case "position": if let p = value.point { position = p }
-            case "position.x": if let v = value.number { position.x = v }
-            case "position.y": if let v = value.number { position.y = v }
-            case "bounds": if let r = value.rect { size = r.size }
-            case "bounds.size": if case .size(let v) = value { size = v }
-            case "anchorPoint": if let p = value.point { anchorPoint = p }
-            case "transform.translation": if let p = value.point { translation = p }
-            case "transform.translation.x": if let v = value.number { translation.x = v }
-            case "transform.translation.y": if let v = value.number { translation.y = v }
-            case "backgroundColor": if let c = value.color { backgroundColor = c }
-            case "borderColor": if let c = value.color { borderColor = c }
-            case "borderWidth": if let v = value.number { borderWidth = v }
-            case "cornerRadius": if let v = value.number { cornerRadius = v }
-            default: setContent(keyPath, value)
+            guard let value = newValue, let property = Property.byKeyPath[keyPath] else { return }
+            switch property {
+            case .opacity: if let v = value.number { opacity = v }
+            case .position: if let p = value.point { position = p }
+            case .positionX: if let v = value.number { position.x = v }
+            case .positionY: if let v = value.number { position.y = v }
+            case .bounds: if let r = value.rect { size = r.size }
+            case .boundsSize: if case .size(let v) = value { size = v }
+            case .anchorPoint: if let p = value.point { anchorPoint = p }
+            case .translation: if let p = value.point { translation = p }
+            case .translationX: if let v = value.number { translation.x = v }
+            case .translationY: if let v = value.number { translation.y = v }
+            case .backgroundColor: if let c = value.color { backgroundColor = c }
+            case .borderColor: if let c = value.color { borderColor = c }
+            case .borderWidth: if let v = value.number { borderWidth = v }
+            case .cornerRadius: if let v = value.number { cornerRadius = v }
+            default: setContent(property, value)
             }
         }
     }
 
-    private mutating func setContent(_ keyPath: String, _ value: AnimatableValue) {
-        switch keyPath {
-        case "locations":
+    private mutating func setContent(_ property: Property, _ value: AnimatableValue) {
+        switch property {
+        case .locations:
             guard case .gradient(var g) = content, case .numbers(let v) = value else { return }
             g.ramp.locations = v
             content = .gradient(g)
-        case "colors":
+        case .colors:
             guard case .gradient(var g) = content, let colors = value.colors else { return }
             g.ramp.colors = colors
             content = .gradient(g)
-        case "startPoint":
+        case .startPoint:
             guard case .gradient(var g) = content, let p = value.point else { return }
             g.startPoint = p
             content = .gradient(g)
-        case "endPoint":
+        case .endPoint:
             guard case .gradient(var g) = content, let p = value.point else { return }
             g.endPoint = p
             content = .gradient(g)
-        case "path":
+        case .path:
             guard case .shape(var s) = content, let p = value.path else { return }
             s.path = p
             content = .shape(s)
-        case "lineWidth":
+        case .lineWidth:
             guard case .shape(var s) = content, let v = value.number else { return }
             s.lineWidth = v
             content = .shape(s)
-        case "fillColor":
+        case .fillColor:
             guard case .shape(var s) = content, let c = value.color else { return }
             s.fill = .color(c)
             content = .shape(s)
-        case "strokeColor":
+        case .strokeColor:
             guard case .shape(var s) = content, let c = value.color else { return }
             s.stroke = .color(c)
             content = .shape(s)
-        case "foregroundColor":
+        case .foregroundColor:
             guard case .text(var t) = content, let c = value.color else { return }
             t.color = c
             content = .text(t)

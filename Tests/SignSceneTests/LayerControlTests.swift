@@ -14,6 +14,17 @@ struct LayerControlTests {
         return try PreparedScene(Scene(width: 40, height: 10, layers: [layer]), beginTime: 0, fonts: Self.fonts)
     }
 
+    @Test("every animatable key path reads and writes a property of a layer that has it")
+    func keyPaths() {
+        #expect(Set(Layer.Property.allCases.map(\.rawValue)) == Set(AnimatableValue.kinds.keys))
+        var layer = Layer(frame: Rect(x: 0, y: 0, width: 4, height: 2))
+        layer[keyPath: "transform.translation.x"] = .number(3)
+        layer[keyPath: "borderWidth"] = .number(1)
+        #expect(layer.translation.x == 3 && layer[keyPath: "borderWidth"] == .number(1))
+        #expect(layer[keyPath: "locations"] == nil, "a plain layer has no gradient locations")
+        #expect(layer[keyPath: "no.such.path"] == nil)
+    }
+
     @Test("a stopped layer stands still, and starts again from where it stood")
     func pauseResume() throws {
         let running = try marquee()
