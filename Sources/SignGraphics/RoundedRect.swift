@@ -73,27 +73,57 @@ extension Canvas {
         .intersection(clip)
         let b = area.pixelBounds(clippedTo: width, height)
         guard b.x0 < b.x1, b.y0 < b.y1, shape.rect.width > 0 || lineWidth != nil else { return }
-        var solid = Pixel.zero
-        if case .color(let c) = paint { solid = Canvas.premultiplied(c, opacity: opacity) }
-        for y in b.y0..<b.y1 {
-            let cy = Double(y) + 0.5
-            let clipY = Float(Canvas.overlap(y, clip.minY, clip.maxY))
-            for x in b.x0..<b.x1 {
-                let cx = Double(x) + 0.5
-                var coverage =
-                    lineWidth.map { shape.strokeCoverage(x: cx, y: cy, lineWidth: $0) }
-                    ?? shape.fillCoverage(x: cx, y: cy)
-                coverage *= clipY * Float(Canvas.overlap(x, clip.minX, clip.maxX))
-                guard coverage > 0 else { continue }
-                switch paint {
-                case .color:
-                    blend(solid, coverage: coverage, at: y * width + x)
-                case .gradient(let g):
-                    let u = (cx - shape.rect.minX) / max(shape.rect.width, 1e-9)
-                    let v = (cy - shape.rect.minY) / max(shape.rect.height, 1e-9)
-                    blend(
-                        Canvas.premultiplied(g.ramp.color(at: g.location(u: u, v: v)), opacity: opacity),
-                        coverage: coverage, at: y * width + x)
+        var solid = Pixel.zero, gradient: Gradient?
+        switch paint {
+        case .color(let c): solid = Canvas.premultiplied(c, opacity: opacity)
+        case .gradient(let g): gradient = g
+        }
+        let r = shape.effectiveRadius, rect = shape.rect, canvasWidth = width
+        // Deep inside the outline a fill covers a pixel fully and a stroke not at all: from
+        // lineWidth / 2 + 0.5 in for a stroke, 0.5 for a fill (a hair more, so pixels on the
+        // boundary still take the exact formula).
+        let reach = (lineWidth.map { $0 / 2 } ?? 0) + 0.5 + 1e-9
+        withClipMask { mask in
+            pixels.withUnsafeMutableBufferPointer { dst in
+                for y in b.y0..<b.y1 {
+                    let cy = Double(y) + 0.5
+                    let clipY = Float(Canvas.overlap(y, clip.minY, clip.maxY))
+                    // Inside the rectangle, away from the corners' quarter circles, the
+                    // distance to the outline is the distance to the nearest side: where this
+                    // row is far enough from the top and bottom, so are the columns far
+                    // enough from both sides.
+                    let dy = min(cy - rect.minY, rect.maxY - cy), m = dy >= r ? reach : max(r, reach)
+                    let first = Int((rect.minX + m - 0.5).rounded(.up))
+                    let end = Int((rect.maxX - m - 0.5).rounded(.down)) + 1
+                    let inner = dy >= reach && first < end ? first..<end : 0..<0
+                    // A stroke visits only the columns on either side of its untouched middle.
+                    let split = lineWidth != nil && !inner.isEmpty
+                    let left = split ? b.x0..<max(b.x0, min(inner.lowerBound, b.x1)) : b.x0..<b.x1
+                    let right = split ? max(inner.upperBound, b.x0)..<b.x1 : b.x1..<b.x1
+                    for part in 0..<2 {
+                        for x in part == 0 ? left : right {
+                            let deep = inner.contains(x)
+                            if deep && lineWidth != nil { continue }
+                            let cx = Double(x) + 0.5
+                            var coverage: Float =
+                                deep
+                                ? 1
+                                : lineWidth.map { shape.strokeCoverage(x: cx, y: cy, lineWidth: $0) }
+                                    ?? shape.fillCoverage(x: cx, y: cy)
+                            coverage *= clipY * Float(Canvas.overlap(x, clip.minX, clip.maxX))
+                            guard coverage > 0 else { continue }
+                            let i = y * canvasWidth + x
+                            var color = solid
+                            if let g = gradient {
+                                let u = (cx - rect.minX) / max(rect.width, 1e-9)
+                                let v = (cy - rect.minY) / max(rect.height, 1e-9)
+                                color = Canvas.premultiplied(
+                                    g.ramp.color(at: g.location(u: u, v: v)), opacity: opacity)
+                            }
+                            let src = color * (mask.map { coverage * $0[i].w } ?? coverage)
+                            dst[i] = src + dst[i] * (1 - src.w)
+                        }
+                    }
                 }
             }
         }

@@ -1,0 +1,47 @@
+import SignGraphics
+import Testing
+
+@Suite("Rounded rectangles")
+struct RoundedRectTests {
+    /// Every pixel of `canvas` against source-over of `paint` at the coverage `expected`
+    /// gives at the pixel centre, over a mid-grey backdrop.
+    func check(_ canvas: Canvas, paint: Canvas.Pixel, expected: (Double, Double) -> Float) {
+        let grey = Canvas.Pixel(0.5, 0.5, 0.5, 1)
+        var worst: Float = 0
+        for y in 0..<canvas.height {
+            for x in 0..<canvas.width {
+                let c = expected(Double(x) + 0.5, Double(y) + 0.5)
+                let want = paint * c + grey * (1 - paint.w * c)
+                let got = canvas.pixels[y * canvas.width + x]
+                worst = max(worst, ((got - want) * (got - want)).sum().squareRoot())
+            }
+        }
+        #expect(worst < 1e-6)
+    }
+
+    func backdrop(_ width: Int, _ height: Int) -> Canvas {
+        var canvas = Canvas(width: width, height: height)
+        for i in canvas.pixels.indices { canvas.pixels[i] = Canvas.Pixel(0.5, 0.5, 0.5, 1) }
+        return canvas
+    }
+
+    @Test(
+        "a stroke paints each pixel by its distance to the outline, and leaves the inside alone",
+        arguments: [(1.5, 7.25), (1.0, 0.0), (3.0, 12.0), (0.5, 2.5)])
+    func stroke(lineWidth: Double, radius: Double) {
+        let shape = RoundedRect(rect: Rect(x: 1.75, y: 1.25, width: 44.5, height: 20.5), cornerRadius: radius)
+        var canvas = backdrop(48, 24)
+        let red = Color(red: 255, green: 0, blue: 0)
+        canvas.draw(shape, paint: .color(red), lineWidth: lineWidth, opacity: 1, clip: Rect(x: 0, y: 0, width: 48, height: 24))
+        check(canvas, paint: Canvas.premultiplied(red)) { shape.strokeCoverage(x: $0, y: $1, lineWidth: lineWidth) }
+    }
+
+    @Test("a fill covers its inside fully and its edge by distance", arguments: [0.0, 3.0, 7.0])
+    func fill(radius: Double) {
+        let shape = RoundedRect(rect: Rect(x: 2.5, y: 1, width: 14, height: 14), cornerRadius: radius)
+        var canvas = backdrop(20, 16)
+        let blue = Color(red: 0, green: 0, blue: 255, alpha: 200)
+        canvas.draw(shape, paint: .color(blue), opacity: 1, clip: Rect(x: 0, y: 0, width: 20, height: 16))
+        check(canvas, paint: Canvas.premultiplied(blue)) { shape.fillCoverage(x: $0, y: $1) }
+    }
+}
