@@ -114,27 +114,41 @@ extension Canvas {
         let baseX = Int(ox.rounded(.down)), baseY = Int(oy.rounded(.down))
         let wx1 = Float(ox - ox.rounded(.down)), wx0 = 1 - wx1, wy1 = Float(oy - oy.rounded(.down)), wy0 = 1 - wy1
         let period = tilePeriod.map { Int($0.rounded()) } ?? 0
+        let iw = image.width, ih = image.height
+        let strip = StripSampler(baseX: baseX, width: iw, period: period)
+        let columns = strip.pixels(within: b.x0, b.x1)
+        let rowStart = max(b.y0, baseY), rowEnd = min(b.y1, baseY + ih + 1)
+        guard rowStart < rowEnd, !columns.isEmpty else { return }
+        let canvasWidth = width
         image.pixels.withUnsafeBufferPointer { src in
-            func texel(_ col: Int, _ row: Int) -> Pixel {
-                guard row >= 0, row < image.height else { return .zero }
-                var c = col
-                if period > 0 {
-                    c %= period
-                    if c < 0 { c += period }
-                }
-                guard c >= 0, c < image.width else { return .zero }
-                return src[row * image.width + c]
-            }
-            for y in max(b.y0, baseY)..<min(b.y1, baseY + image.height + 1) {
-                let r = y - baseY
-                for x in b.x0..<b.x1 {
-                    let col = x - baseX
-                    if period == 0 && (col < 0 || col > image.width) { continue }
-                    let top = texel(col, r) * wx0 + texel(col - 1, r) * wx1
-                    let bottom = texel(col, r - 1) * wx0 + texel(col - 1, r - 1) * wx1
-                    let s = (top * wy0 + bottom * wy1) * opacity
-                    guard s.w > 0 else { continue }
-                    blend(s, coverage: 1, at: y * width + x)
+            withClipMask { mask in
+                pixels.withUnsafeMutableBufferPointer { dst in
+                    for y in rowStart..<rowEnd {
+                        // Row y overlaps image row r by 1 - fy and row r - 1 by fy; a missing
+                        // row reads as row 0 with no weight.
+                        let r = y - baseY
+                        let wTop = r < ih ? wy0 : 0, wBottom = r >= 1 ? wy1 : 0
+                        guard wTop > 0 || wBottom > 0 else { continue }
+                        let top = src.baseAddress! + (r < ih ? r * iw : 0)
+                        let bottom = src.baseAddress! + (r >= 1 ? (r - 1) * iw : 0)
+                        strip.forEachRun(across: columns) { x, n, c0, c1 in
+                            // A column outside the image reads column 0 with no weight.
+                            let w0 = c0 == nil ? 0 : wx0, w1 = c1 == nil ? 0 : wx1
+                            let p0 = c0 ?? 0, p1 = c1 ?? 0, s0 = c0 == nil ? 0 : 1, s1 = c1 == nil ? 0 : 1
+                            let row = y &* canvasWidth &+ x
+                            for k in 0..<n {
+                                let j0 = p0 &+ k &* s0, j1 = p1 &+ k &* s1
+                                let above = top[j0] * w0 + top[j1] * w1
+                                let below = bottom[j0] * w0 + bottom[j1] * w1
+                                var s = (above * wTop + below * wBottom) * opacity
+                                // Blended even where transparent (which leaves the pixel as it
+                                // was): no branch per pixel.
+                                let i = row &+ k
+                                if let mask { s *= mask[i].w }
+                                dst[i] = s + dst[i] * (1 - s.w)
+                            }
+                        }
+                    }
                 }
             }
         }

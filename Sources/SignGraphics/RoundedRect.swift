@@ -149,20 +149,9 @@ extension Canvas {
         let period = tilePeriod.map { Int($0.rounded()) } ?? 0
         let rowStart = max(b.y0, baseY), rowEnd = min(b.y1, baseY + bitmap.height + 1)
         let bw = bitmap.width, bh = bitmap.height
-        // Pixel x overlaps bitmap column x - baseX by 1 - fx and the one to its left by fx;
-        // untiled, only columns baseX ... baseX + bw can be touched.
-        let x0 = period > 0 ? b.x0 : max(b.x0, baseX), x1 = period > 0 ? b.x1 : min(b.x1, baseX + bw + 1)
-        guard rowStart < rowEnd, x0 < x1 else { return }
-        /// A strip column wrapped into one period (when tiled).
-        @inline(__always) func wrapped(_ col: Int) -> Int {
-            guard period > 0 else { return col }
-            let c = col % period
-            return c < 0 ? c + period : c
-        }
-        let first0 = wrapped(x0 - baseX), first1 = wrapped(x0 - baseX - 1)
-        let limit = period > 0 ? period : Int.max
-        /// How many pixels column `c` advances before it enters or leaves the bitmap or wraps.
-        @inline(__always) func run(_ c: Int) -> Int { c < 0 ? -c : c < bw ? bw - c : limit - c }
+        let strip = StripSampler(baseX: baseX, width: bw, period: period)
+        let columns = strip.pixels(within: b.x0, b.x1)
+        guard rowStart < rowEnd, !columns.isEmpty else { return }
         let canvasWidth = width
         Canvas.unitCoverage.withUnsafeBufferPointer { unit in
             bitmap.coverage.withUnsafeBufferPointer { cov in
@@ -177,14 +166,10 @@ extension Canvas {
                             let top = cov.baseAddress! + (r < bh ? r * bw : 0)
                             let bottom = cov.baseAddress! + (r >= 1 ? (r - 1) * bw : 0)
                             let oneRow = wTop == 1
-                            var x = x0, c0 = first0, c1 = first1
-                            while x < x1 {
-                                // A run of pixels in which neither column wraps, enters or leaves
-                                // the bitmap: a column outside it reads column 0 with no weight.
-                                let n = Swift.min(x1 - x, run(c0), run(c1))
-                                let in0 = c0 >= 0 && c0 < bw, in1 = c1 >= 0 && c1 < bw
-                                let w0 = in0 ? wx0 : 0, w1 = in1 ? wx1 : 0
-                                let p0 = in0 ? c0 : 0, p1 = in1 ? c1 : 0, s0 = in0 ? 1 : 0, s1 = in1 ? 1 : 0
+                            strip.forEachRun(across: columns) { x, n, c0, c1 in
+                                // A column outside the bitmap reads column 0 with no weight.
+                                let w0 = c0 == nil ? 0 : wx0, w1 = c1 == nil ? 0 : wx1
+                                let p0 = c0 ?? 0, p1 = c1 ?? 0, s0 = c0 == nil ? 0 : 1, s1 = c1 == nil ? 0 : 1
                                 let row = y &* canvasWidth &+ x
                                 @inline(__always) func pixel(_ k: Int) {
                                     let j0 = p0 &+ k &* s0, j1 = p1 &+ k &* s1
@@ -223,11 +208,6 @@ extension Canvas {
                                     pixel(k)
                                     k &+= 1
                                 }
-                                x += n
-                                c0 += n
-                                if c0 == limit { c0 = 0 }
-                                c1 += n
-                                if c1 == limit { c1 = 0 }
                             }
                         }
                     }
