@@ -110,40 +110,28 @@ extension Canvas {
         guard image.width > 0, image.height > 0 else { return }
         let ox = smooth ? origin.x : origin.x.rounded(.down), oy = smooth ? origin.y : origin.y.rounded(.down)
         let b = clip.pixelBounds(clippedTo: width, height)
-        guard b.x0 < b.x1, b.y0 < b.y1 else { return }
-        let baseX = Int(ox.rounded(.down)), baseY = Int(oy.rounded(.down))
-        let wx1 = Float(ox - ox.rounded(.down)), wx0 = 1 - wx1, wy1 = Float(oy - oy.rounded(.down)), wy0 = 1 - wy1
-        let period = tilePeriod.map { Int($0.rounded()) } ?? 0
-        let iw = image.width, ih = image.height
-        let strip = StripSampler(baseX: baseX, width: iw, period: period)
-        let columns = strip.pixels(within: b.x0, b.x1)
-        let rowStart = max(b.y0, baseY), rowEnd = min(b.y1, baseY + ih + 1)
-        guard rowStart < rowEnd, !columns.isEmpty else { return }
+        let strip = StripSampler(
+            origin: Point(x: ox, y: oy), width: image.width, height: image.height,
+            period: tilePeriod.map { Int($0.rounded()) } ?? 0)
+        let rows = strip.rows(within: b.y0, b.y1), columns = strip.columns(within: b.x0, b.x1)
+        guard !rows.isEmpty, !columns.isEmpty else { return }
         let canvasWidth = width
         image.pixels.withUnsafeBufferPointer { src in
             withClipMask { mask in
                 pixels.withUnsafeMutableBufferPointer { dst in
-                    for y in rowStart..<rowEnd {
-                        // Row y overlaps image row r by 1 - fy and row r - 1 by fy; a missing
-                        // row reads as row 0 with no weight.
-                        let r = y - baseY
-                        let wTop = r < ih ? wy0 : 0, wBottom = r >= 1 ? wy1 : 0
-                        guard wTop > 0 || wBottom > 0 else { continue }
-                        let top = src.baseAddress! + (r < ih ? r * iw : 0)
-                        let bottom = src.baseAddress! + (r >= 1 ? (r - 1) * iw : 0)
-                        strip.forEachRun(across: columns) { x, n, c0, c1 in
-                            // A column outside the image reads column 0 with no weight.
-                            let w0 = c0 == nil ? 0 : wx0, w1 = c1 == nil ? 0 : wx1
-                            let p0 = c0 ?? 0, p1 = c1 ?? 0, s0 = c0 == nil ? 0 : 1, s1 = c1 == nil ? 0 : 1
-                            let row = y &* canvasWidth &+ x
+                    for y in rows {
+                        guard let row = strip.row(y) else { continue }
+                        let lower = src.baseAddress! + row.lower, upper = src.baseAddress! + row.upper
+                        strip.forEachRun(across: columns) { x, n, taps in
+                            let start = y &* canvasWidth &+ x
                             for k in 0..<n {
-                                let j0 = p0 &+ k &* s0, j1 = p1 &+ k &* s1
-                                let above = top[j0] * w0 + top[j1] * w1
-                                let below = bottom[j0] * w0 + bottom[j1] * w1
-                                var s = (above * wTop + below * wBottom) * opacity
+                                let j0 = taps.column0 &+ k &* taps.step0, j1 = taps.column1 &+ k &* taps.step1
+                                let here = lower[j0] * taps.weight0 + lower[j1] * taps.weight1
+                                let above = upper[j0] * taps.weight0 + upper[j1] * taps.weight1
+                                var s = (here * row.wLower + above * row.wUpper) * opacity
                                 // Blended even where transparent (which leaves the pixel as it
                                 // was): no branch per pixel.
-                                let i = row &+ k
+                                let i = start &+ k
                                 if let mask { s *= mask[i].w }
                                 dst[i] = s + dst[i] * (1 - s.w)
                             }

@@ -1,29 +1,77 @@
 /// How a strip of text (a plain coverage line or a rich-text image) is sampled at a sub-pixel
-/// horizontal position, repeating sideways when tiled: pixel x covers strip column
-/// x - baseX by 1 - fx and the column to its left by fx. It splits a row of pixels into runs
-/// in which neither sampled column wraps, enters or leaves the strip, so the drawing loops
-/// need no check per pixel.
+/// position, repeating sideways when tiled: pixel (x, y) covers strip column x - baseX by
+/// 1 - fx and the column to its left by fx, strip row y - baseY by 1 - fy and the row above by
+/// fy. It splits a row of pixels into runs in which neither sampled column wraps, enters or
+/// leaves the strip, so the drawing loops need no check per pixel.
 struct StripSampler {
-    /// The strip column under pixel 0's left tap is -baseX.
     let baseX: Int
-    /// Columns in the strip.
+    let baseY: Int
+    /// The strip's size in columns and rows.
     let width: Int
+    let height: Int
     /// Copies repeat every `period` pixels; 0 draws one copy.
     let period: Int
+    /// Weights of the right and left column, of the lower and upper row.
+    let wx0: Float
+    let wx1: Float
+    let wy0: Float
+    let wy1: Float
 
-    /// The pixels of `x0..<x1` that can touch the strip.
-    func pixels(within x0: Int, _ x1: Int) -> Range<Int> {
+    /// Samples a strip of `width x height` whose top-left corner is at `origin`.
+    init(origin: Point, width: Int, height: Int, period: Int) {
+        let fx = origin.x - origin.x.rounded(.down), fy = origin.y - origin.y.rounded(.down)
+        baseX = Int(origin.x.rounded(.down))
+        baseY = Int(origin.y.rounded(.down))
+        self.width = width
+        self.height = height
+        self.period = period
+        wx1 = Float(fx)
+        wx0 = 1 - wx1
+        wy1 = Float(fy)
+        wy0 = 1 - wy1
+    }
+
+    /// The pixel rows of `y0..<y1` that can touch the strip.
+    func rows(within y0: Int, _ y1: Int) -> Range<Int> {
+        let start = max(y0, baseY), end = min(y1, baseY + height + 1)
+        return start..<max(start, end)
+    }
+
+    /// The pixel columns of `x0..<x1` that can touch the strip.
+    func columns(within x0: Int, _ x1: Int) -> Range<Int> {
         guard period == 0 else { return x0..<max(x0, x1) }
         let start = max(x0, baseX), end = min(x1, baseX + width + 1)
         return start..<max(start, end)
     }
 
-    /// Calls `body(x, n, c0, c1)` for each run of `n` pixels from `x` across `pixels`: `c0` is
-    /// the strip column the run's first pixel samples at weight 1 - fx and `c1` the one at
-    /// weight fx, each `nil` when it lies outside the strip for the whole run. Both advance by
-    /// one column a pixel within the run.
+    /// The two strip rows pixel row `y` samples, as element offsets, with their weights; a
+    /// row outside the strip reads row 0 with no weight. `nil` when neither counts.
     @inline(__always)
-    func forEachRun(across pixels: Range<Int>, _ body: (_ x: Int, _ n: Int, _ c0: Int?, _ c1: Int?) -> Void) {
+    func row(_ y: Int) -> (lower: Int, upper: Int, wLower: Float, wUpper: Float)? {
+        let r = y - baseY
+        let wLower = r < height ? wy0 : 0, wUpper = r >= 1 ? wy1 : 0
+        guard wLower > 0 || wUpper > 0 else { return nil }
+        return (r < height ? r * width : 0, r >= 1 ? (r - 1) * width : 0, wLower, wUpper)
+    }
+
+    /// The two columns sampled across a run: pixel k of the run reads `column0 + k * step0`
+    /// at `weight0` and `column1 + k * step1` at `weight1`. A column outside the strip reads
+    /// column 0 with no weight.
+    struct Taps {
+        let column0: Int
+        let step0: Int
+        let weight0: Float
+        let column1: Int
+        let step1: Int
+        let weight1: Float
+
+        /// Whether both columns are in the strip and next to each other.
+        var adjacent: Bool { step0 == 1 && step1 == 1 && column1 &+ 1 == column0 }
+    }
+
+    /// Calls `body(x, n, taps)` for each run of `n` pixels from `x` across `columns`.
+    @inline(__always)
+    func forEachRun(across columns: Range<Int>, _ body: (_ x: Int, _ n: Int, _ taps: Taps) -> Void) {
         let limit = period > 0 ? period : Int.max
         /// A strip column wrapped into one period (when tiled).
         @inline(__always) func wrapped(_ col: Int) -> Int {
@@ -33,10 +81,15 @@ struct StripSampler {
         }
         /// How many pixels column `c` advances before it enters or leaves the strip or wraps.
         @inline(__always) func run(_ c: Int) -> Int { c < 0 ? -c : c < width ? width - c : limit - c }
-        var x = pixels.lowerBound, c0 = wrapped(x - baseX), c1 = wrapped(x - baseX - 1)
-        while x < pixels.upperBound {
-            let n = Swift.min(pixels.upperBound - x, run(c0), run(c1))
-            body(x, n, c0 >= 0 && c0 < width ? c0 : nil, c1 >= 0 && c1 < width ? c1 : nil)
+        var x = columns.lowerBound, c0 = wrapped(x - baseX), c1 = wrapped(x - baseX - 1)
+        while x < columns.upperBound {
+            let n = Swift.min(columns.upperBound - x, run(c0), run(c1))
+            let in0 = c0 >= 0 && c0 < width, in1 = c1 >= 0 && c1 < width
+            body(
+                x, n,
+                Taps(
+                    column0: in0 ? c0 : 0, step0: in0 ? 1 : 0, weight0: in0 ? wx0 : 0, column1: in1 ? c1 : 0,
+                    step1: in1 ? 1 : 0, weight1: in1 ? wx1 : 0))
             x += n
             c0 += n
             if c0 == limit { c0 = 0 }
