@@ -99,7 +99,7 @@ extension Canvas {
                     // A stroke visits only the columns on either side of its untouched middle.
                     let split = lineWidth != nil && !inner.isEmpty
                     let left = split ? b.x0..<max(b.x0, min(inner.lowerBound, b.x1)) : b.x0..<b.x1
-                    let right = split ? max(inner.upperBound, b.x0)..<b.x1 : b.x1..<b.x1
+                    let right = split ? min(max(inner.upperBound, b.x0), b.x1)..<b.x1 : b.x1..<b.x1
                     for part in 0..<2 {
                         for x in part == 0 ? left : right {
                             let deep = inner.contains(x)

@@ -32,8 +32,26 @@ struct RoundedRectTests {
         let shape = RoundedRect(rect: Rect(x: 1.75, y: 1.25, width: 44.5, height: 20.5), cornerRadius: radius)
         var canvas = backdrop(48, 24)
         let red = Color(red: 255, green: 0, blue: 0)
-        canvas.draw(shape, paint: .color(red), lineWidth: lineWidth, opacity: 1, clip: Rect(x: 0, y: 0, width: 48, height: 24))
+        canvas.draw(
+            shape, paint: .color(red), lineWidth: lineWidth, opacity: 1, clip: Rect(x: 0, y: 0, width: 48, height: 24))
         check(canvas, paint: Canvas.premultiplied(red)) { shape.strokeCoverage(x: $0, y: $1, lineWidth: lineWidth) }
+    }
+
+    @Test(
+        "a shape larger than the canvas draws the part that shows",
+        arguments: [Rect(x: -30, y: 1, width: 50, height: 6), Rect(x: 4, y: -3, width: 60, height: 20)])
+    func clipped(rect: Rect) {
+        let shape = RoundedRect(rect: rect, cornerRadius: 2)
+        let white = Color(red: 255, green: 255, blue: 255)
+        for lineWidth in [1.5, nil] {
+            var canvas = backdrop(16, 8)
+            canvas.draw(
+                shape, paint: .color(white), lineWidth: lineWidth, opacity: 1,
+                clip: Rect(x: 0, y: 0, width: 16, height: 8))
+            check(canvas, paint: Canvas.premultiplied(white)) { x, y in
+                lineWidth.map { shape.strokeCoverage(x: x, y: y, lineWidth: $0) } ?? shape.fillCoverage(x: x, y: y)
+            }
+        }
     }
 
     @Test("a fill covers its inside fully and its edge by distance", arguments: [0.0, 3.0, 7.0])
