@@ -122,45 +122,87 @@ public struct Canvas: Sendable {
 
     /// The canvas over an opaque background, as an RGB888 frame (written in place).
     public func write(into frame: inout Frame, over background: Color) {
+        pixels.withUnsafeBufferPointer { src in
+            Canvas.convert(src, into: &frame, over: background, reset: nil, to: nil)
+        }
+    }
+
+    /// Writes the canvas into `frame` as `write(into:over:)` does and resets each pixel as it
+    /// goes, to `next`'s (a canvas of the same size) or to transparent: one pass where a
+    /// conversion now and a copy or clear when the next frame starts would make two.
+    public mutating func write(into frame: inout Frame, over background: Color, resettingTo next: Canvas?) {
+        guard next.map({ $0.width == width && $0.height == height }) ?? true else {
+            write(into: &frame, over: background)
+            if let next { copy(from: next) }
+            return
+        }
+        pixels.withUnsafeMutableBufferPointer { board in
+            if let next {
+                next.pixels.withUnsafeBufferPointer { seed in
+                    Canvas.convert(UnsafeBufferPointer(board), into: &frame, over: background, reset: board, to: seed)
+                }
+            } else {
+                Canvas.convert(UnsafeBufferPointer(board), into: &frame, over: background, reset: board, to: nil)
+            }
+        }
+    }
+
+    /// Converts `src` into `frame`; with `reset`, also sets each of its pixels, once read, to
+    /// `seed`'s or to transparent.
+    private static func convert(
+        _ src: UnsafeBufferPointer<Pixel>, into frame: inout Frame, over background: Color,
+        reset: UnsafeMutableBufferPointer<Pixel>?, to seed: UnsafeBufferPointer<Pixel>?
+    ) {
         let bg = Canvas.premultiplied(Color(red: background.red, green: background.green, blue: background.blue))
         let black = background.red == 0 && background.green == 0 && background.blue == 0
-        pixels.withUnsafeBufferPointer { src in
-            frame.pixels.withUnsafeMutableBytes { dst in
-                let n = Swift.min(src.count, frame.width * frame.height)
-                guard n > 0, let s = src.baseAddress, let d = dst.baseAddress else { return }
-                // Each pixel is stored as four bytes at 3 * i (one unaligned store); the fourth
-                // is overwritten by the next pixel, so the last one is written byte by byte.
-                if black {
-                    // Four pixels at a time: one conversion of sixteen lanes, four stores.
-                    var i = 0
-                    let raw = UnsafeRawPointer(s)
-                    let scale = SIMD16<Float>(repeating: 255), magic = SIMD16<Float>(repeating: 8_388_608)
-                    while i &+ 4 < n {
-                        let q = raw.loadUnaligned(fromByteOffset: i &* 16, as: SIMD16<Float>.self) * scale + magic
-                        let bytes = SIMD16<UInt8>(truncatingIfNeeded: unsafeBitCast(q, to: SIMD16<UInt32>.self))
-                        let words = unsafeBitCast(bytes, to: SIMD4<UInt32>.self)
-                        let o = i &* 3
-                        d.storeBytes(of: words[0], toByteOffset: o, as: UInt32.self)
-                        d.storeBytes(of: words[1], toByteOffset: o &+ 3, as: UInt32.self)
-                        d.storeBytes(of: words[2], toByteOffset: o &+ 6, as: UInt32.self)
-                        d.storeBytes(of: words[3], toByteOffset: o &+ 9, as: UInt32.self)
-                        i &+= 4
-                    }
-                    while i < n - 1 {
-                        d.storeBytes(of: Canvas.rgbx(s[i]), toByteOffset: i * 3, as: UInt32.self)
-                        i += 1
-                    }
-                } else {
-                    for i in 0..<(n - 1) {
-                        let p = s[i] + bg * (1 - s[i].w)
-                        d.storeBytes(of: Canvas.rgbx(p), toByteOffset: i * 3, as: UInt32.self)
-                    }
+        let out = reset.map { UnsafeMutableRawPointer($0.baseAddress!) }
+        let fill = seed.map { UnsafeRawPointer($0.baseAddress!) }
+        /// Resets the `count` pixels from `i` (already read).
+        @inline(__always) func resetPixels(_ i: Int, _ count: Int) {
+            guard let out else { return }
+            if count == 4 {
+                let four = fill?.loadUnaligned(fromByteOffset: i &* 16, as: SIMD16<Float>.self) ?? .zero
+                out.storeBytes(of: four, toByteOffset: i &* 16, as: SIMD16<Float>.self)
+            } else if let fill {
+                out.advanced(by: i &* 16).copyMemory(from: fill.advanced(by: i &* 16), byteCount: count &* 16)
+            } else {
+                out.advanced(by: i &* 16).initializeMemory(as: Float.self, repeating: 0, count: count &* 4)
+            }
+        }
+        frame.pixels.withUnsafeMutableBytes { dst in
+            let n = Swift.min(src.count, frame.width * frame.height)
+            guard n > 0, let s = src.baseAddress, let d = dst.baseAddress else { return }
+            // Each pixel is stored as four bytes at 3 * i (one unaligned store); the fourth
+            // is overwritten by the next pixel, so the last one is written byte by byte.
+            var i = 0
+            if black {
+                // Four pixels at a time: one conversion of sixteen lanes, four stores.
+                let raw = UnsafeRawPointer(s)
+                let scale = SIMD16<Float>(repeating: 255), magic = SIMD16<Float>(repeating: 8_388_608)
+                while i &+ 4 < n {
+                    let q = raw.loadUnaligned(fromByteOffset: i &* 16, as: SIMD16<Float>.self) * scale + magic
+                    resetPixels(i, 4)
+                    let bytes = SIMD16<UInt8>(truncatingIfNeeded: unsafeBitCast(q, to: SIMD16<UInt32>.self))
+                    let words = unsafeBitCast(bytes, to: SIMD4<UInt32>.self)
+                    let o = i &* 3
+                    d.storeBytes(of: words[0], toByteOffset: o, as: UInt32.self)
+                    d.storeBytes(of: words[1], toByteOffset: o &+ 3, as: UInt32.self)
+                    d.storeBytes(of: words[2], toByteOffset: o &+ 6, as: UInt32.self)
+                    d.storeBytes(of: words[3], toByteOffset: o &+ 9, as: UInt32.self)
+                    i &+= 4
                 }
-                let last = Canvas.rgbx(black ? s[n - 1] : s[n - 1] + bg * (1 - s[n - 1].w))
-                for k in 0..<3 {
-                    d.storeBytes(
-                        of: UInt8(truncatingIfNeeded: last >> (8 * k)), toByteOffset: (n - 1) * 3 + k, as: UInt8.self)
-                }
+            }
+            while i < n - 1 {
+                let p = black ? s[i] : s[i] + bg * (1 - s[i].w)
+                resetPixels(i, 1)
+                d.storeBytes(of: Canvas.rgbx(p), toByteOffset: i * 3, as: UInt32.self)
+                i += 1
+            }
+            let last = Canvas.rgbx(black ? s[n - 1] : s[n - 1] + bg * (1 - s[n - 1].w))
+            resetPixels(n - 1, src.count - (n - 1))
+            for k in 0..<3 {
+                d.storeBytes(
+                    of: UInt8(truncatingIfNeeded: last >> (8 * k)), toByteOffset: (n - 1) * 3 + k, as: UInt8.self)
             }
         }
     }

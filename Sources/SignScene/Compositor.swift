@@ -46,9 +46,18 @@ public final class Compositor {
 
     private var board: Rect { Rect(x: 0, y: 0, width: Double(width), height: Double(height)) }
 
-    /// Whether the board still holds the last frame: it is cleared (or overwritten by a
-    /// static first layer's kept pixels) when the first layer is drawn.
+    /// Whether the board still has to be made ready for this frame, when its first layer is
+    /// drawn: cleared, or given a static first layer's kept pixels.
     private var boardPending = false
+    /// What the board holds between frames: `finish` resets it, as it writes the frame out,
+    /// to the transparent board or the static first layer the next frame most likely starts
+    /// from (this frame's).
+    private enum Seed {
+        case unknown, transparent, kept(PreparedLayer)
+    }
+    private var seed = Seed.unknown
+    /// This frame's static first layer (`nil`: the frame started transparent).
+    private var frameSeed: PreparedLayer?
 
     /// Starts a frame.
     public func begin() {
@@ -61,12 +70,15 @@ public final class Compositor {
         if boardPending {
             boardPending = false
             // A static first layer's kept pixels are the frame's starting point: a copy
-            // instead of a clear and a composite.
+            // instead of a clear and a composite, and none when the board holds them already.
             if caching && layer.isStatic {
+                frameSeed = layer
+                if case .kept(let held) = seed, held === layer { return }
                 canvases[0].copy(from: cached(layer, origin: .zero, clip: board).canvas)
                 return
             }
-            canvases[0].clear()
+            frameSeed = nil
+            if case .transparent = seed {} else { canvases[0].clear() }
         }
         draw(layer, target: 0, origin: .zero, clip: board, depth: 1, t: t)
     }
@@ -75,9 +87,12 @@ public final class Compositor {
     public func finish(over background: Color, into frame: inout Frame) {
         if boardPending {
             boardPending = false
-            canvases[0].clear()
+            frameSeed = nil
+            if case .transparent = seed {} else { canvases[0].clear() }
         }
-        canvases[0].write(into: &frame, over: background)
+        let next = frameSeed.map { cached($0, origin: .zero, clip: board).canvas }
+        canvases[0].write(into: &frame, over: background, resettingTo: next)
+        seed = frameSeed.map { .kept($0) } ?? .transparent
     }
 
     /// Scratch canvas `index`, transparent within `bounds` (nothing outside them is read).

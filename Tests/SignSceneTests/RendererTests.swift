@@ -17,6 +17,34 @@ struct RendererTests {
         (0..<frame.height).map { frame.pixel(x: x, y: $0).red }.max()!
     }
 
+    @Test("one renderer drawing frame after frame, across scene changes, draws what a new one draws")
+    func reusedRenderer() throws {
+        let backdrop = Layer(
+            content: .gradient(
+                Gradient(
+                    ramp: ColorRamp(colors: [Color(red: 0, green: 40, blue: 90), .black]), kind: .radial,
+                    startPoint: Point(x: 0.5, y: 0.5), endPoint: Point(x: 1, y: 1))),
+            frame: Rect(x: 0, y: 0, width: 40, height: 10))
+        let text = TextLayer(
+            id: "main", text: "Now Playing", fallbacks: [], color: .white, marquee: Marquee(speed: 13, fade: .pixels(4))
+        )
+        // A static first layer, then none, then another static one: what the board starts from
+        // changes between frames.
+        let scenes = try [
+            Scene(width: 40, height: 10, layers: [.layer(backdrop), .marquee(text)]),
+            Scene(width: 40, height: 10, layers: [.marquee(text)]),
+            Scene(width: 40, height: 10, layers: [.layer(backdrop), .marquee(text)]),
+        ].map { try PreparedScene($0, beginTime: 0, fonts: fonts) }
+        let renderer = Renderer(width: 40, height: 10)
+        var frame = Frame(width: 40, height: 10)
+        for (k, scene) in [0, 0, 0, 1, 1, 2, 0, 2, 1].map({ scenes[$0] }).enumerated() {
+            let t = Double(k) * 0.37
+            renderer.render(scene, at: t, into: &frame)
+            let same = frame == Renderer.render(scene, at: t)
+            #expect(same, "frame \(k) differs from what a new renderer draws")
+        }
+    }
+
     @Test("text that fits stands still, centred, when scroll is overflow")
     func staticCentred() throws {
         let scene = try prepared("Hi", marquee: Marquee(fade: .pixels(0), scroll: .overflow))
