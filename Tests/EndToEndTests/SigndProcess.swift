@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import SignControl
+import Testing
 
 /// A `signd run` started for a test, in a scratch directory with its own socket and
 /// framebuffer names, stopped and cleaned up by `finish()`.
@@ -90,12 +91,24 @@ final class Scratch {
         try ControlClient(path: socket).request(command, arguments)
     }
 
-    /// Sends SIGTERM and waits; the seconds it took to exit.
+    /// Sends SIGTERM and waits; the seconds it took to exit. A process still running after
+    /// ten seconds is killed and the test fails, rather than the run hanging.
     @discardableResult
     func stop(_ process: Process) -> Double {
         let start = monotonicNow()
         kill(process.processIdentifier, SIGTERM)
+        if !exits(process, within: 10) {
+            Issue.record("the process did not exit within 10 s of SIGTERM; killed")
+            kill(process.processIdentifier, SIGKILL)
+        }
         process.waitUntilExit()
         return Double(monotonicNow() - start) / 1e9
+    }
+
+    /// Whether `process` has ended within `seconds`.
+    func exits(_ process: Process, within seconds: Double) -> Bool {
+        let end = monotonicNow() + UInt64(seconds * 1e9)
+        while process.isRunning && monotonicNow() < end { Thread.sleep(forTimeInterval: 0.01) }
+        return !process.isRunning
     }
 }
