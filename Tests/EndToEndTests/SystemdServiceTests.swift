@@ -193,6 +193,22 @@ struct SystemdServiceTests {
             })
     }
 
+    @Test("SIGTERM while the daemon is still starting stops it; it is never lost")
+    func stopWhileStarting() throws {
+        let s = try Scratch()
+        let config = try s.write(s.config(text: "Starting"))
+        // From just after exec to just after the control socket answers.
+        for delay in [0.0, 0.005, 0.01, 0.02, 0.03, 0.05, 0.08, 0.12, 0.2] {
+            let daemon = try s.launch(Paths.signd, ["run", "--config", config, "--socket", s.socket])
+            Thread.sleep(forTimeInterval: delay)
+            kill(daemon.processIdentifier, SIGTERM)
+            let ended = s.exits(daemon, within: 5)
+            #expect(ended, "SIGTERM \(Int(delay * 1000)) ms after exec was lost: \(s.stderr(of: daemon))")
+            if !ended { kill(daemon.processIdentifier, SIGKILL) }
+            daemon.waitUntilExit()
+        }
+    }
+
     @Test("SIGTERM blanks the outputs, sets the stopped flag and exits 0 within a second")
     func gracefulStop() throws {
         let s = try Scratch()
