@@ -243,7 +243,7 @@ public final class CommandHandler: Sendable {
         let stats = clock.stats
         let layers: [JSONValue] = scene.scene.layers.indices.map { i in
             var entry: [String: JSONValue] = ["id": .string(scene.scene.layers[i].id)]
-            if let text = scene.scene.layers[i].text { entry["text"] = .string(scene.text(ofLayer: i, at: now)) }
+            if scene.scene.layers[i].text != nil { entry["text"] = .string(scene.text(ofLayer: i, at: now)) }
             if case .spotlight(let s) = scene.scene.layers[i] {
                 entry["zone"] = .string(s.zones[s.selected].name ?? String(s.selected))
             }
