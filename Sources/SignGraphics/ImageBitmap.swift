@@ -108,13 +108,9 @@ extension Canvas {
         _ image: ImageBitmap, at origin: Point, opacity: Float, smooth: Bool, tilePeriod: Double? = nil, clip: Rect
     ) {
         guard image.width > 0, image.height > 0 else { return }
-        let ox = smooth ? origin.x : origin.x.rounded(.down), oy = smooth ? origin.y : origin.y.rounded(.down)
-        let b = clip.pixelBounds(clippedTo: width, height)
         let strip = StripSampler(
-            origin: Point(x: ox, y: oy), width: image.width, height: image.height,
-            period: tilePeriod.map { Int($0.rounded()) } ?? 0)
-        let rows = strip.rows(within: b.y0, b.y1), columns = strip.columns(within: b.x0, b.x1)
-        guard !rows.isEmpty, !columns.isEmpty else { return }
+            origin: origin, smooth: smooth, width: image.width, height: image.height, tilePeriod: tilePeriod)
+        guard let (rows, columns) = strip.reach(within: clip.pixelBounds(clippedTo: width, height)) else { return }
         let canvasWidth = width
         image.pixels.withUnsafeBufferPointer { src in
             withClipMask { mask in

@@ -17,31 +17,30 @@ struct StripSampler {
     let wy0: Float
     let wy1: Float
 
-    /// Samples a strip of `width x height` whose top-left corner is at `origin`.
-    init(origin: Point, width: Int, height: Int, period: Int) {
-        let fx = origin.x - origin.x.rounded(.down), fy = origin.y - origin.y.rounded(.down)
-        baseX = Int(origin.x.rounded(.down))
-        baseY = Int(origin.y.rounded(.down))
+    /// Samples a strip of `width x height` whose top-left corner is at `origin`: there when
+    /// `smooth`, else floored to whole pixels; with `tilePeriod`, copies repeat sideways.
+    init(origin: Point, smooth: Bool, width: Int, height: Int, tilePeriod: Double?) {
+        let ox = smooth ? origin.x : origin.x.rounded(.down), oy = smooth ? origin.y : origin.y.rounded(.down)
+        baseX = Int(ox.rounded(.down))
+        baseY = Int(oy.rounded(.down))
         self.width = width
         self.height = height
-        self.period = period
-        wx1 = Float(fx)
+        period = tilePeriod.map { Int($0.rounded()) } ?? 0
+        wx1 = Float(ox - ox.rounded(.down))
         wx0 = 1 - wx1
-        wy1 = Float(fy)
+        wy1 = Float(oy - oy.rounded(.down))
         wy0 = 1 - wy1
     }
 
-    /// The pixel rows of `y0..<y1` that can touch the strip.
-    func rows(within y0: Int, _ y1: Int) -> Range<Int> {
-        let start = max(y0, baseY), end = min(y1, baseY + height + 1)
-        return start..<max(start, end)
-    }
-
-    /// The pixel columns of `x0..<x1` that can touch the strip.
-    func columns(within x0: Int, _ x1: Int) -> Range<Int> {
-        guard period == 0 else { return x0..<max(x0, x1) }
-        let start = max(x0, baseX), end = min(x1, baseX + width + 1)
-        return start..<max(start, end)
+    /// The pixel rows and columns within `bounds` that can touch the strip; `nil` when none.
+    func reach(within bounds: (x0: Int, y0: Int, x1: Int, y1: Int)) -> (rows: Range<Int>, columns: Range<Int>)? {
+        let rowStart = max(bounds.y0, baseY), rowEnd = min(bounds.y1, baseY + height + 1)
+        let columns =
+            period > 0
+            ? bounds.x0..<max(bounds.x0, bounds.x1)
+            : max(bounds.x0, baseX)..<max(max(bounds.x0, baseX), min(bounds.x1, baseX + width + 1))
+        guard rowStart < rowEnd, !columns.isEmpty else { return nil }
+        return (rowStart..<rowEnd, columns)
     }
 
     /// The two strip rows pixel row `y` samples, as element offsets, with their weights; a

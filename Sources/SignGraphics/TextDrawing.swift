@@ -8,16 +8,10 @@ extension Canvas {
         clip: Rect
     ) {
         guard bitmap.width > 0, bitmap.height > 0 else { return }
-        let ox = smooth ? origin.x : origin.x.rounded(.down)
-        let oy = smooth ? origin.y : origin.y.rounded(.down)
-        let b = clip.pixelBounds(clippedTo: width, height)
-        guard b.x0 < b.x1, b.y0 < b.y1 else { return }
-        let paint = Canvas.premultiplied(color, opacity: opacity)
         let strip = StripSampler(
-            origin: Point(x: ox, y: oy), width: bitmap.width, height: bitmap.height,
-            period: tilePeriod.map { Int($0.rounded()) } ?? 0)
-        let rows = strip.rows(within: b.y0, b.y1), columns = strip.columns(within: b.x0, b.x1)
-        guard !rows.isEmpty, !columns.isEmpty else { return }
+            origin: origin, smooth: smooth, width: bitmap.width, height: bitmap.height, tilePeriod: tilePeriod)
+        guard let (rows, columns) = strip.reach(within: clip.pixelBounds(clippedTo: width, height)) else { return }
+        let paint = Canvas.premultiplied(color, opacity: opacity)
         let canvasWidth = width
         Canvas.unitCoverage.withUnsafeBufferPointer { unit in
             bitmap.coverage.withUnsafeBufferPointer { cov in
