@@ -236,20 +236,4 @@ public struct Canvas: Sendable {
             }
         }
     }
-
-    /// The smallest pixel rectangle holding every non-transparent pixel inside `bounds`.
-    public func occupiedBounds(within bounds: (x0: Int, y0: Int, x1: Int, y1: Int)) -> (
-        x0: Int, y0: Int, x1: Int, y1: Int
-    ) {
-        var x0 = Int.max, y0 = Int.max, x1 = 0, y1 = 0
-        for y in bounds.y0..<bounds.y1 {
-            for x in bounds.x0..<bounds.x1 where pixels[y * width + x].w > 0 {
-                x0 = Swift.min(x0, x)
-                x1 = Swift.max(x1, x + 1)
-                y0 = Swift.min(y0, y)
-                y1 = Swift.max(y1, y + 1)
-            }
-        }
-        return x0 == Int.max ? (0, 0, 0, 0) : (x0, y0, x1, y1)
-    }
 }

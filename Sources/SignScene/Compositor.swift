@@ -68,31 +68,33 @@ public final class Compositor {
     /// Draws a top-level layer (in board coordinates) at scene time `t`.
     public func draw(_ layer: PreparedLayer, at t: Double) {
         if boardPending {
-            boardPending = false
             // A static first layer's kept pixels are the frame's starting point: a copy
             // instead of a clear and a composite, and none when the board holds them already.
-            if caching && layer.isStatic {
-                frameSeed = layer
-                if case .kept(let held) = seed, held === layer { return }
-                canvases[0].copy(from: cached(layer, origin: .zero, clip: board).canvas)
-                return
-            }
-            frameSeed = nil
-            if case .transparent = seed {} else { canvases[0].clear() }
+            prepareBoard(startingFrom: caching && layer.isStatic ? layer : nil)
+            if frameSeed != nil { return }
         }
         draw(layer, target: 0, origin: .zero, clip: board, depth: 1, t: t)
     }
 
     /// Finishes a frame: the board over an opaque background, into `frame`.
     public func finish(over background: Color, into frame: inout Frame) {
-        if boardPending {
-            boardPending = false
-            frameSeed = nil
-            if case .transparent = seed {} else { canvases[0].clear() }
-        }
+        if boardPending { prepareBoard(startingFrom: nil) }
         let next = frameSeed.map { cached($0, origin: .zero, clip: board).canvas }
         canvases[0].write(into: &frame, over: background, resettingTo: next)
         seed = frameSeed.map { .kept($0) } ?? .transparent
+    }
+
+    /// Makes the board this frame's starting point: `layer`'s kept pixels, or transparent;
+    /// nothing to do when it holds them already (`finish` left it so).
+    private func prepareBoard(startingFrom layer: PreparedLayer?) {
+        boardPending = false
+        frameSeed = layer
+        switch (seed, layer) {
+        case (.kept(let held), let layer?) where held === layer: break
+        case (_, let layer?): canvases[0].copy(from: cached(layer, origin: .zero, clip: board).canvas)
+        case (.transparent, nil): break
+        case (_, nil): canvases[0].clear()
+        }
     }
 
     /// Scratch canvas `index`, transparent within `bounds` (nothing outside them is read).
@@ -250,10 +252,20 @@ extension Compositor {
         self.builder = builder
         builder.canvases[0].clear()
         builder.draw(prepared, target: 0, origin: origin, clip: clip, depth: 1, t: 0)
-        let kept = builder.canvases[0], bounds = clip.pixelBounds(clippedTo: width, height)
+        let kept = builder.canvases[0]
+        let runs = kept.occupiedRuns(within: clip.pixelBounds(clippedTo: width, height))
+        // The runs' bounding box: rows from the first run to the last, columns the widest span.
+        var occupied = (x0: 0, y0: 0, x1: 0, y1: 0)
+        if runs.count >= 3 {
+            occupied = (Int.max, runs[0], 0, runs[runs.count - 3] + 1)
+            for r in stride(from: 0, to: runs.count, by: 3) {
+                occupied.x0 = min(occupied.x0, runs[r + 1])
+                occupied.x1 = max(occupied.x1, runs[r + 2])
+            }
+        }
         let entry = Cached(
-            layer: prepared, origin: origin, clip: clip, canvas: kept, occupied: kept.occupiedBounds(within: bounds),
-            runs: kept.occupiedRuns(within: bounds), lastUsed: frameCount)
+            layer: prepared, origin: origin, clip: clip, canvas: kept, occupied: occupied, runs: runs,
+            lastUsed: frameCount)
         if let i = found {
             cache[i] = entry
         } else if cache.count >= Compositor.cacheLimit,
