@@ -131,11 +131,7 @@ public struct Canvas: Sendable {
     /// goes, to `next`'s (a canvas of the same size) or to transparent: one pass where a
     /// conversion now and a copy or clear when the next frame starts would make two.
     public mutating func write(into frame: inout Frame, over background: Color, resettingTo next: Canvas?) {
-        guard next.map({ $0.width == width && $0.height == height }) ?? true else {
-            write(into: &frame, over: background)
-            if let next { copy(from: next) }
-            return
-        }
+        precondition(next.map { $0.width == width && $0.height == height } ?? true, "the next canvas's size differs")
         pixels.withUnsafeMutableBufferPointer { board in
             if let next {
                 next.pixels.withUnsafeBufferPointer { seed in

@@ -59,12 +59,15 @@ extension Canvas {
         let b = area.pixelBounds(clippedTo: width, height)
         guard b.x0 < b.x1, b.y0 < b.y1 else { return }
         let canvasWidth = width
-        /// Coverage of pixel (x, y) by `area`: exactly 1 away from its first and last row and column.
-        @inline(__always) func coverage(_ x: Int, _ y: Int) -> Float {
-            let cx = x == b.x0 || x == b.x1 - 1 ? Canvas.overlap(x, area.minX, area.maxX) : 1
-            let cy = y == b.y0 || y == b.y1 - 1 ? Canvas.overlap(y, area.minY, area.maxY) : 1
-            return Float(cy * cx)
+        /// Coverage of column x and of row y by `area`: exactly 1 away from its first and last.
+        @inline(__always) func column(_ x: Int) -> Double {
+            x == b.x0 || x == b.x1 - 1 ? Canvas.overlap(x, area.minX, area.maxX) : 1
         }
+        @inline(__always) func row(_ y: Int) -> Double {
+            y == b.y0 || y == b.y1 - 1 ? Canvas.overlap(y, area.minY, area.maxY) : 1
+        }
+        /// Coverage of pixel (x, y) by `area`.
+        @inline(__always) func coverage(_ x: Int, _ y: Int) -> Float { Float(row(y) * column(x)) }
         /// The gradient's premultiplied colour at the centre of pixel (x, y).
         @inline(__always) func color(_ x: Int, _ y: Int) -> Pixel {
             let u = (Double(x) + 0.5 - rect.minX) / rect.width, v = (Double(y) + 0.5 - rect.minY) / rect.height
@@ -92,21 +95,20 @@ extension Canvas {
                         for start in stride(from: b.x0, to: b.x1, by: chunk) {
                             let end = Swift.min(start + chunk, b.x1)
                             for x in start..<end {
-                                let cx = x == b.x0 || x == b.x1 - 1 ? Canvas.overlap(x, area.minX, area.maxX) : 1
-                                colors[x - start] = color(x, b.y0) * Float(cx)
+                                colors[x - start] = color(x, b.y0) * Float(column(x))
                             }
                             for y in b.y0..<b.y1 {
-                                let cy = Float(y == b.y0 || y == b.y1 - 1 ? Canvas.overlap(y, area.minY, area.maxY) : 1)
-                                let row = y &* canvasWidth
+                                let cy = Float(row(y))
+                                let offset = y &* canvasWidth
                                 if let mask {
                                     for x in start..<end {
-                                        let s = colors[x &- start] * (cy * mask[row &+ x].w)
-                                        dst[row &+ x] = s + dst[row &+ x] * (1 - s.w)
+                                        let s = colors[x &- start] * (cy * mask[offset &+ x].w)
+                                        dst[offset &+ x] = s + dst[offset &+ x] * (1 - s.w)
                                     }
                                 } else {
                                     for x in start..<end {
                                         let s = colors[x &- start] * cy
-                                        dst[row &+ x] = s + dst[row &+ x] * (1 - s.w)
+                                        dst[offset &+ x] = s + dst[offset &+ x] * (1 - s.w)
                                     }
                                 }
                             }
