@@ -34,14 +34,8 @@ public enum AnimatableValue: Sendable, Hashable {
     }
 
     /// Every animatable key path and the kind of value it takes.
-    public static let kinds: [String: Kind] = [
-        "opacity": .number, "position": .point, "position.x": .number, "position.y": .number, "bounds": .rect,
-        "bounds.size": .size, "anchorPoint": .point, "transform.translation": .point,
-        "transform.translation.x": .number,
-        "transform.translation.y": .number, "backgroundColor": .color, "borderColor": .color, "borderWidth": .number,
-        "cornerRadius": .number, "locations": .numbers, "colors": .colors, "startPoint": .point, "endPoint": .point,
-        "path": .path, "fillColor": .color, "strokeColor": .color, "lineWidth": .number, "foregroundColor": .color,
-    ]
+    public static let kinds: [String: Kind] = Dictionary(
+        uniqueKeysWithValues: Layer.Property.allCases.map { ($0.rawValue, $0.kind) })
 
     /// A value of `kind` from plain numbers and colours (as TOML and JSON carry them);
     /// `nil` when they do not fit the kind.

@@ -15,6 +15,22 @@ extension Layer {
         case locations, colors, startPoint, endPoint, path, lineWidth, fillColor, strokeColor, foregroundColor
 
         static let byKeyPath = Dictionary(uniqueKeysWithValues: allCases.map { ($0.rawValue, $0) })
+
+        /// The kind of value the property takes.
+        var kind: AnimatableValue.Kind {
+            switch self {
+            case .opacity, .positionX, .positionY, .translationX, .translationY, .borderWidth, .cornerRadius,
+                .lineWidth:
+                return .number
+            case .position, .anchorPoint, .translation, .startPoint, .endPoint: return .point
+            case .bounds: return .rect
+            case .boundsSize: return .size
+            case .backgroundColor, .borderColor, .fillColor, .strokeColor, .foregroundColor: return .color
+            case .locations: return .numbers
+            case .colors: return .colors
+            case .path: return .path
+            }
+        }
     }
 
     public subscript(keyPath keyPath: String) -> AnimatableValue? {
