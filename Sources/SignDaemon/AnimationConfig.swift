@@ -31,7 +31,8 @@ extension ConfigReader {
         guard let kind = Self.valueKinds[keyPath] else {
             problem(
                 "\(path).key_path",
-                "\"\(keyPath)\" cannot be animated (one of: \(Self.valueKinds.keys.sorted().joined(separator: ", ")))")
+                "unknown key path \"\(keyPath)\"\(NearestWord.hint(Self.valueKinds.keys, for: keyPath)) (one of: \(Self.valueKinds.keys.sorted().joined(separator: ", ")))"
+            )
             return nil
         }
         let from = value(t, "from", kind, at: path), to = value(t, "to", kind, at: path),

@@ -16,7 +16,9 @@ struct ConfigReader {
     mutating func rejectUnknownKeys(_ table: TOMLTable, at path: String, allowed: Set<String>) {
         for key in table.keys.sorted() where !allowed.contains(key) {
             let full = path.isEmpty ? key : "\(path).\(key)"
-            problem(full, "unknown key (expected one of: \(allowed.sorted().joined(separator: ", ")))")
+            problem(
+                full,
+                "unknown key\(NearestWord.hint(allowed, for: key)) (expected one of: \(allowed.sorted().joined(separator: ", ")))")
         }
     }
 

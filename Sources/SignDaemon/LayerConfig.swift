@@ -254,7 +254,7 @@ extension ConfigReader {
         let function = timingFunction(t, "timing_function", at: path)
         if pause > 0 {
             let sweep = PropertyAnimation(
-                keyPath: "locations", motion: .basic(BasicValues(from: from, to: to)),
+                keyPath: LayerProperty.locations.keyPath, motion: .basic(BasicValues(from: from, to: to)),
                 timing: MediaTiming(duration: duration, fillMode: .both), timingFunction: function)
             layer.animations = [
                 .group(
@@ -266,7 +266,7 @@ extension ConfigReader {
             layer.animations = [
                 .property(
                     PropertyAnimation(
-                        keyPath: "locations", motion: .basic(BasicValues(from: from, to: to)),
+                        keyPath: LayerProperty.locations.keyPath, motion: .basic(BasicValues(from: from, to: to)),
                         timing: MediaTiming(duration: duration, repeatCount: .infinity), timingFunction: function))
             ]
         }

@@ -35,7 +35,7 @@ public enum AnimatableValue: Sendable, Hashable {
 
     /// Every animatable key path and the kind of value it takes.
     public static let kinds: [String: Kind] = Dictionary(
-        uniqueKeysWithValues: Layer.Property.allCases.map { ($0.rawValue, $0.kind) })
+        uniqueKeysWithValues: LayerProperty.allCases.map { ($0.rawValue, $0.kind) })
 
     /// A value of `kind` from plain numbers and colours (as TOML and JSON carry them);
     /// `nil` when they do not fit the kind.

@@ -1,41 +1,54 @@
 import SignGraphics
 
+/// The animatable properties of a layer, by Core Animation key path: the one table of key
+/// paths. A key path is looked up once per read or write (one hash) rather than compared
+/// with each name in turn; code that animates a property names it through this type.
+public enum LayerProperty: String, Sendable, CaseIterable {
+    case opacity, position, anchorPoint, backgroundColor, borderColor, borderWidth, cornerRadius
+    case positionX = "position.x", positionY = "position.y", bounds, boundsSize = "bounds.size"
+    case translation = "transform.translation", translationX = "transform.translation.x"
+    case translationY = "transform.translation.y"
+    case locations, colors, startPoint, endPoint, path, lineWidth, fillColor, strokeColor, foregroundColor
+
+    public static let byKeyPath = Dictionary(uniqueKeysWithValues: allCases.map { ($0.rawValue, $0) })
+
+    /// The kind of value the property takes.
+    public var kind: AnimatableValue.Kind {
+        switch self {
+        case .opacity, .positionX, .positionY, .translationX, .translationY, .borderWidth, .cornerRadius,
+            .lineWidth:
+            return .number
+        case .position, .anchorPoint, .translation, .startPoint, .endPoint: return .point
+        case .bounds: return .rect
+        case .boundsSize: return .size
+        case .backgroundColor, .borderColor, .fillColor, .strokeColor, .foregroundColor: return .color
+        case .locations: return .numbers
+        case .colors: return .colors
+        case .path: return .path
+        }
+    }
+}
+
+
+extension LayerProperty {
+    /// The property named by a key path; `nil` for a name that is not one.
+    public init?(keyPath: String) {
+        guard let property = Self.byKeyPath[keyPath] else { return nil }
+        self = property
+    }
+
+    /// The key path, as Core Animation spells it.
+    public var keyPath: String { rawValue }
+}
+
 /// Reading and writing a layer's animatable properties by Core Animation key path.
 extension Layer {
     /// The key paths animations may name.
     public static var animatableKeyPaths: Set<String> { Set(AnimatableValue.kinds.keys) }
 
-    /// The animatable properties, by key path: a key path is looked up once per read or write
-    /// (one hash) rather than compared with each name in turn.
-    enum Property: String, CaseIterable {
-        case opacity, position, anchorPoint, backgroundColor, borderColor, borderWidth, cornerRadius
-        case positionX = "position.x", positionY = "position.y", bounds, boundsSize = "bounds.size"
-        case translation = "transform.translation", translationX = "transform.translation.x"
-        case translationY = "transform.translation.y"
-        case locations, colors, startPoint, endPoint, path, lineWidth, fillColor, strokeColor, foregroundColor
-
-        static let byKeyPath = Dictionary(uniqueKeysWithValues: allCases.map { ($0.rawValue, $0) })
-
-        /// The kind of value the property takes.
-        var kind: AnimatableValue.Kind {
-            switch self {
-            case .opacity, .positionX, .positionY, .translationX, .translationY, .borderWidth, .cornerRadius,
-                .lineWidth:
-                return .number
-            case .position, .anchorPoint, .translation, .startPoint, .endPoint: return .point
-            case .bounds: return .rect
-            case .boundsSize: return .size
-            case .backgroundColor, .borderColor, .fillColor, .strokeColor, .foregroundColor: return .color
-            case .locations: return .numbers
-            case .colors: return .colors
-            case .path: return .path
-            }
-        }
-    }
-
     public subscript(keyPath keyPath: String) -> AnimatableValue? {
         get {
-            guard let property = Property.byKeyPath[keyPath] else { return nil }
+            guard let property = LayerProperty.byKeyPath[keyPath] else { return nil }
             switch property {
             case .opacity: return .number(opacity)
             case .position: return .point(position)
@@ -83,7 +96,7 @@ extension Layer {
             }
         }
         set {
-            guard let value = newValue, let property = Property.byKeyPath[keyPath] else { return }
+            guard let value = newValue, let property = LayerProperty.byKeyPath[keyPath] else { return }
             switch property {
             case .opacity: if let v = value.number { opacity = v }
             case .position: if let p = value.point { position = p }
@@ -104,7 +117,7 @@ extension Layer {
         }
     }
 
-    private mutating func setContent(_ property: Property, _ value: AnimatableValue) {
+    private mutating func setContent(_ property: LayerProperty, _ value: AnimatableValue) {
         switch property {
         case .locations:
             guard case .gradient(var g) = content, case .numbers(let v) = value else { return }

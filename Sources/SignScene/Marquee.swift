@@ -136,7 +136,7 @@ public struct MarqueePath: Sendable, Equatable {
                     keyTimes: [0, hold, hold + out, 2 * hold + out, 1],
                     timingFunctions: [.linear, .easeInEaseOut, .linear, .easeInEaseOut]))
         }
-        animation = .property(PropertyAnimation(keyPath: "transform.translation.x", motion: motion, timing: timing))
+        animation = .property(PropertyAnimation(keyPath: LayerProperty.translationX.keyPath, motion: motion, timing: timing))
     }
 
     /// x of the strip's start at scene time `t` (continuous, no pause:

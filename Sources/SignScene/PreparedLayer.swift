@@ -80,10 +80,11 @@ public final class PreparedLayer: Sendable {
     }
 
     /// Key paths that move or resize a layer.
-    private static let geometry: Set<String> = [
-        "position", "position.x", "position.y", "bounds", "bounds.size", "anchorPoint", "transform.translation",
-        "transform.translation.x", "transform.translation.y",
-    ]
+    private static let geometry: Set<String> = Set(
+        [
+            LayerProperty.position, .positionX, .positionY, .bounds, .boundsSize, .anchorPoint, .translation,
+            .translationX, .translationY,
+        ].map(\.keyPath))
 
     private static func extent(_ layer: Layer, sublayers: [PreparedLayer]) -> Rect? {
         guard layer.animations.allSatisfy({ Self.geometry.isDisjoint(with: $0.keyPaths) }) else { return nil }
@@ -110,7 +111,7 @@ public final class PreparedLayer: Sendable {
             let model = only.model
             let roundedClip =
                 model.masksToBounds
-                && (model.cornerRadius > 0 || model.animations.contains { $0.keyPaths.contains("cornerRadius") })
+                && (model.cornerRadius > 0 || model.animations.contains { $0.keyPaths.contains(LayerProperty.cornerRadius.keyPath) })
             return only.drawsOnce && only.mask.isEmpty && only.sublayers.isEmpty && !roundedClip
         case .shape(let shape):
             // A fill and a stroke are two paints.

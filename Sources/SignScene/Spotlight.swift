@@ -85,7 +85,7 @@ public struct Spotlight: Sendable, Equatable {
             move = [
                 .property(
                     PropertyAnimation(
-                        keyPath: "path", motion: .basic(BasicValues(from: .path(outline(transition.from)))),
+                        keyPath: LayerProperty.path.keyPath, motion: .basic(BasicValues(from: .path(outline(transition.from)))),
                         timing: MediaTiming(beginTime: transition.beginTime, duration: duration, fillMode: .backwards),
                         timingFunction: timingFunction))
             ]

@@ -32,10 +32,10 @@ public struct Transition: Sendable, Hashable {
     func tree(outgoing: PreparedLayer, incoming: PreparedLayer, rect: Rect, board: Size, begin: Double) -> PreparedLayer
     {
         let timing = MediaTiming(beginTime: begin, duration: max(duration, 0.001), fillMode: .both)
-        func animation(_ keyPath: String, _ from: Double, _ to: Double) -> Animation<AnimatableValue> {
+        func animation(_ property: LayerProperty, _ from: Double, _ to: Double) -> Animation<AnimatableValue> {
             .property(
                 PropertyAnimation(
-                    keyPath: keyPath, motion: .basic(BasicValues(from: .number(from), to: .number(to))), timing: timing,
+                    keyPath: property.keyPath, motion: .basic(BasicValues(from: .number(from), to: .number(to))), timing: timing,
                     timingFunction: timingFunction, isRemovedOnCompletion: false))
         }
         var exit: [Animation<AnimatableValue>] = []
@@ -44,21 +44,21 @@ public struct Transition: Sendable, Hashable {
         case .cut:
             break
         case .crossfade:
-            exit = [animation("opacity", 1, 0)]
-            enter = [animation("opacity", 0, 1)]
+            exit = [animation(.opacity, 1, 0)]
+            enter = [animation(.opacity, 0, 1)]
         case .slide:
-            exit = [animation("transform.translation.y", 0, -rect.height)]
-            enter = [animation("transform.translation.y", rect.height, 0)]
+            exit = [animation(.translationY, 0, -rect.height)]
+            enter = [animation(.translationY, rect.height, 0)]
         case .push:
-            exit = [animation("transform.translation.x", 0, -rect.width)]
-            enter = [animation("transform.translation.x", rect.width, 0)]
+            exit = [animation(.translationX, 0, -rect.width)]
+            enter = [animation(.translationX, rect.width, 0)]
         }
         // Once the change is over the outgoing text is hidden (opacity 0 is never drawn). It
         // comes first, so a crossfade's own opacity animation overrides it during the change.
         exit.insert(
             .property(
                 PropertyAnimation(
-                    keyPath: "opacity",
+                    keyPath: LayerProperty.opacity.keyPath,
                     motion: .keyframes(
                         Keyframes(values: [.number(1), .number(0)], keyTimes: [0, 1, 1], calculationMode: .discrete)),
                     timing: MediaTiming(

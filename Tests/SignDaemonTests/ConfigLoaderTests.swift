@@ -80,7 +80,7 @@ struct ConfigLoaderTests {
             problems(source) == [
                 "t.toml:2: display.width: expected an integer, found string",
                 "t.toml:3: display.fps: 0.0 is out of range 1.0...1000.0",
-                "t.toml:13: layer[1].colour: unknown key (expected one of: animation, antialias, color, fade, fallback_fonts, font, font_size, gap, height, id, mode, motion, pause, scroll, speed, text, transition, transition_duration, transition_timing, type, width, x, y)",
+                "t.toml:13: layer[1].colour: unknown key (did you mean \"color\"?) (expected one of: animation, antialias, color, fade, fallback_fonts, font, font_size, gap, height, id, mode, motion, pause, scroll, speed, text, transition, transition_duration, transition_timing, type, width, x, y)",
                 "t.toml:9: layer[1].id: another layer already has id \"main\"",
                 "t.toml:10: layer[1].color: \"purplish\" is not a colour (use #rrggbb, #rrggbbaa or a name such as amber)",
                 "t.toml:11: layer[1].speed: -1.0 is out of range 0.0...10000.0",
@@ -172,7 +172,7 @@ struct ConfigLoaderTests {
             """
         #expect(
             problems(source) == [
-                "t.toml:4: layer[0].animation[0].key_path: \"wobble\" cannot be animated (one of: \(ConfigReader.valueKinds.keys.sorted().joined(separator: ", ")))",
+                "t.toml:4: layer[0].animation[0].key_path: unknown key path \"wobble\" (one of: \(ConfigReader.valueKinds.keys.sorted().joined(separator: ", ")))",
                 "t.toml:7: layer[0].animation[1].from: expected a number",
                 "t.toml:8: layer[0].animation[1].timing_function: \"bouncy\" is not a timing function (a name such as easeInEaseOut or ease-in, \"x1,y1,x2,y2\", or steps(n))",
                 "t.toml:11: layer[0].animation[2].values[1]: expected [x, y]",
@@ -234,5 +234,21 @@ struct ConfigLoaderTests {
         #expect(found.contains { $0.hasPrefix("t.toml:8: output[0].gamma: expected an exponent") })
         #expect(found.contains { $0.hasPrefix("t.toml:17: output[1].white_point: expected three gains") })
         #expect(found.contains { $0.hasPrefix("t.toml:18: output[1].pixel_order: unknown key") })
+    }
+
+    @Test("a misspelt key path is a config error with a hint, never an animation that does nothing")
+    func keyPathTypo() {
+        let source = """
+            [[layer]]
+            text = "Hi"
+            [[layer.animation]]
+            key_path = "opactiy"
+            from = 0
+            to = 1
+            """
+        #expect(
+            problems(source) == [
+                "t.toml:4: layer[0].animation[0].key_path: unknown key path \"opactiy\" (did you mean \"opacity\"?) (one of: \(ConfigReader.valueKinds.keys.sorted().joined(separator: ", ")))"
+            ])
     }
 }

@@ -16,7 +16,7 @@ struct LayerControlTests {
 
     @Test("every animatable key path reads and writes a property of a layer that has it")
     func keyPaths() {
-        #expect(Set(Layer.Property.allCases.map(\.rawValue)) == Set(AnimatableValue.kinds.keys))
+        #expect(Set(LayerProperty.allCases.map(\.rawValue)) == Set(AnimatableValue.kinds.keys))
         var layer = Layer(frame: Rect(x: 0, y: 0, width: 4, height: 2))
         layer[keyPath: "transform.translation.x"] = .number(3)
         layer[keyPath: "borderWidth"] = .number(1)
