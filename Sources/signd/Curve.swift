@@ -15,14 +15,22 @@ struct Curve: ParsableCommand {
     @Argument(help: "The timing function.")
     var function: String
 
-    @Argument(help: "Time fractions (0 to 1; outside that range the curve is extrapolated).")
-    var xs: [Double]
+    // Taken as written, so that a negative time such as -0.5 is a number, not an option.
+    @Argument(
+        parsing: .allUnrecognized,
+        help: "Time fractions (0 to 1; outside that range the curve is extrapolated; -0.5 needs no --).")
+    var values: [String] = []
+
+    var xs: [Double] { values.compactMap(Double.init) }
 
     func validate() throws {
         guard TimingFunction(parsing: function) != nil else {
             throw ValidationError("\"\(function)\" is not a timing function (try easeInEaseOut or 0.42,0,0.58,1)")
         }
-        guard !xs.isEmpty else { throw ValidationError("give at least one X") }
+        if let bad = values.first(where: { Double($0)?.isFinite != true }) {
+            throw ValidationError("\"\(bad)\" is not a number")
+        }
+        guard !values.isEmpty else { throw ValidationError("give at least one X") }
     }
 
     func run() throws {
