@@ -76,6 +76,7 @@ let package = Package(
                 "SignDaemon",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOEmbedded", package: "swift-nio"),
             ]),
         .testTarget(name: "EndToEndTests", dependencies: ["SignControl"]),
     ],

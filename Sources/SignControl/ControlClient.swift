@@ -17,6 +17,8 @@ public final class ControlClient {
 
     public let path: String
     private let fd: Int32
+    /// The connection's socket, for polling (reading it directly skips buffered lines).
+    public var descriptor: Int32 { fd }
     private var buffer: [UInt8] = []
     private var nextID: Int64 = 1
 
@@ -81,14 +83,29 @@ public final class ControlClient {
         }
     }
 
-    /// Sends a command and returns its result, or throws the daemon's error.
-    public func request(_ command: String, _ arguments: [String: JSONValue] = [:]) throws -> JSONValue {
-        let request = ControlMessage.Request(id: .int(nextID), command: command, arguments: arguments)
+    /// Sends a request and returns its result, or throws the daemon's error.
+    public func request(_ command: any ControlCommand, at: Double? = nil) throws -> JSONValue {
+        let request = Request(id: .int(nextID), at: at, command)
         nextID += 1
         try send(raw: Array((request.line + "\n").utf8))
         guard let line = try readLine() else {
             throw Unreachable(path: path, reason: "the daemon closed the connection")
         }
-        return try ControlMessage.parseResponse(line)
+        return try Response(line: line).result()
+    }
+}
+
+extension ControlClient {
+    /// Sends a request written as raw fields, unchecked (for tools and tests that speak the
+    /// wire directly), and returns its result, or throws the daemon's error.
+    public func request(_ command: String, _ arguments: [String: JSONValue] = [:]) throws -> JSONValue {
+        var object = arguments
+        object["cmd"] = .string(command)
+        object["id"] = .int(Int64(command.utf8.count))
+        try send(raw: Array((JSONValue.object(object).jsonString + "\n").utf8))
+        guard let line = try readLine() else {
+            throw Unreachable(path: path, reason: "the daemon closed the connection")
+        }
+        return try Response(line: line).result()
     }
 }

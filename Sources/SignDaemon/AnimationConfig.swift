@@ -16,25 +16,26 @@ extension ConfigReader {
         "initial_velocity",
     ]
 
-    mutating func animations(_ t: TOMLTable, at path: String) -> [Animation<AnimatableValue>] {
+    mutating func animations(_ t: TOMLTable, at path: String) -> [LayerAnimation] {
         tables(t, "animation", at: path).enumerated().compactMap { i, table in
             animation(table, at: "\(path.isEmpty ? "" : path + ".")animation[\(i)]")
         }
     }
 
-    mutating func animation(_ t: TOMLTable, at path: String) -> Animation<AnimatableValue>? {
+    mutating func animation(_ t: TOMLTable, at path: String) -> LayerAnimation? {
         rejectUnknownKeys(t, at: path, allowed: Self.animationKeys)
         guard let keyPath = string(t, "key_path", at: path) else {
             problem("\(path).key_path", "missing: the animated property (e.g. \"locations\", \"opacity\")")
             return nil
         }
-        guard let kind = Self.valueKinds[keyPath] else {
+        guard let property = LayerProperty(keyPath: keyPath) else {
             problem(
                 "\(path).key_path",
                 "unknown key path \"\(keyPath)\"\(NearestWord.hint(Self.valueKinds.keys, for: keyPath)) (one of: \(Self.valueKinds.keys.sorted().joined(separator: ", ")))"
             )
             return nil
         }
+        let kind = property.kind
         let from = value(t, "from", kind, at: path), to = value(t, "to", kind, at: path),
             by = value(t, "by", kind, at: path)
         var timing = MediaTiming()
@@ -56,7 +57,7 @@ extension ConfigReader {
         if let v: FillMode = choice(t, "fill_mode", at: path) { timing.fillMode = v }
         let timingFunction = self.timingFunction(t, "timing_function", at: path)
 
-        let motion: PropertyAnimation<AnimatableValue>.Motion
+        let motion: LayerPropertyAnimation.Motion
         if let raw = t["values"] {
             guard let array = raw.array else {
                 problem("\(path).values", "expected an array of \(kind.example) values")
@@ -109,7 +110,7 @@ extension ConfigReader {
         }
         return .property(
             PropertyAnimation(
-                keyPath: keyPath, motion: motion, timing: timing, timingFunction: timingFunction,
+                keyPath: property, motion: motion, timing: timing, timingFunction: timingFunction,
                 isAdditive: bool(t, "additive", at: path) ?? false,
                 isCumulative: bool(t, "cumulative", at: path) ?? false,
                 isRemovedOnCompletion: bool(t, "removed_on_completion", at: path) ?? true))

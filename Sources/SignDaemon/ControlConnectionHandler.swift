@@ -1,52 +1,161 @@
 import NIOCore
 import SignControl
 
-/// Answers the requests of one control connection, in order. A client that does not read
-/// its responses stops being read from (back-pressure) rather than growing a buffer.
+/// The control socket's adapter over the control plane, for one connection: it frames
+/// requests and responses and carries out one request at a time, so responses come in
+/// request order and a request sees what the ones before it on the connection changed
+/// (other connections are not held up: a change is prepared off the event loop). It stops
+/// reading (back-pressure) while a client has many requests waiting or does not read its
+/// responses. After the client half-closes, what it sent is still answered before the
+/// connection closes.
 final class ControlConnectionHandler: ChannelInboundHandler {
     typealias InboundIn = LineFrameDecoder.Frame
     typealias OutboundOut = ByteBuffer
 
-    private let commands: CommandHandler
+    /// Requests of one connection waiting or being carried out before reading pauses.
+    static let maxInFlight = 16
 
-    init(commands: CommandHandler) {
-        self.commands = commands
+    private let plane: ControlPlane
+    /// Requests read but not yet carried out, in order, with their sequence numbers; a
+    /// line that is not a request waits here as its error response.
+    private var waiting = CircularBuffer<(sequence: Int, request: Result<Request, Request.Rejected>)>()
+    private var running = false
+    private var nextSequence = 0
+    private var nextToWrite = 0
+    private var inputClosed = false
+    private var closing = false
+    private var subscriber: ChannelSubscriber?
+
+    init(plane: ControlPlane) {
+        self.plane = plane
     }
 
+    private var inFlight: Int { nextSequence - nextToWrite }
+
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        guard !closing else { return }
         switch unwrapInboundIn(data) {
         case .line(let line):
             if line.readableBytes == 0 { return }  // blank lines are ignored
-            write(commands.respond(to: line.readableBytesView, channel: context.channel), context)
+            let request = Result { () throws(Request.Rejected) in try Request(line: line.readableBytesView) }
+            waiting.append((nextSequence, request))
+            nextSequence += 1
+            startNext(context)
+            updateReading(context)
         case .tooLarge:
             let error = ControlError(
                 .requestTooLarge, "a request line is limited to \(ControlMessage.maxRequestLength) bytes")
-            write(ControlMessage.failure(id: .null, error), context)
-            let channel = context.channel
-            context.writeAndFlush(wrapOutboundOut(channel.allocator.buffer(capacity: 0))).whenComplete { _ in
-                channel.close(promise: nil)
+            waiting.append((nextSequence, .failure(Request.Rejected(id: .null, error: error))))
+            nextSequence += 1
+            closing = true
+            startNext(context)
+        }
+    }
+
+    /// Carries out the next waiting request, once the one before it has been answered.
+    private func startNext(_ context: ChannelHandlerContext) {
+        guard !running, let (sequence, next) = waiting.popFirst() else { return }
+        let request: Request
+        switch next {
+        case .failure(let rejected):
+            complete(sequence, Response.failure(id: rejected.id, rejected.error).line, context)
+            return
+        case .success(let r): request = r
+        }
+        if request.command is Request.Subscribe, subscriber == nil {
+            subscriber = ChannelSubscriber(channel: context.channel)
+        }
+        running = true
+        let bound = NIOLoopBound((self, context), eventLoop: context.eventLoop)
+        plane.handle(request, from: .socket, subscriber: subscriber) { response in
+            let line = response.line
+            bound.eventLoop.execute {
+                let (handler, context) = bound.value
+                handler.running = false
+                handler.complete(sequence, line, context)
             }
         }
     }
 
-    func channelReadComplete(context: ChannelHandlerContext) {
-        context.flush()
+    /// Writes the response of request `sequence` (the oldest unanswered one) and starts the next.
+    private func complete(_ sequence: Int, _ line: String, _ context: ChannelHandlerContext) {
+        assert(sequence == nextToWrite)
+        var buffer = context.channel.allocator.buffer(capacity: line.utf8.count + 1)
+        buffer.writeString(line)
+        buffer.writeInteger(UInt8(ascii: "\n"))
+        nextToWrite += 1
+        context.writeAndFlush(wrapOutboundOut(buffer), promise: nil)
+        startNext(context)
+        updateReading(context)
+        closeWhenAnswered(context)
+    }
+
+    /// Reads while few requests are in flight and the client reads its responses.
+    private func updateReading(_ context: ChannelHandlerContext) {
+        let read = context.channel.isWritable && inFlight < Self.maxInFlight && !closing
+        context.channel.setOption(ChannelOptions.autoRead, value: read).whenFailure { _ in }
+        if read { context.read() }
+    }
+
+    /// Closes once the input has ended (or a limit was broken) and every request is answered.
+    private func closeWhenAnswered(_ context: ChannelHandlerContext) {
+        guard (inputClosed || closing), inFlight == 0, subscriber == nil || closing else { return }
+        let channel = context.channel
+        context.writeAndFlush(wrapOutboundOut(channel.allocator.buffer(capacity: 0))).whenComplete { _ in
+            channel.close(promise: nil)
+        }
+    }
+
+    func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
+        if case ChannelEvent.inputClosed = event {
+            inputClosed = true
+            subscriber = nil
+            closeWhenAnswered(context)
+        }
+        context.fireUserInboundEventTriggered(event)
     }
 
     func channelWritabilityChanged(context: ChannelHandlerContext) {
-        context.channel.setOption(ChannelOptions.autoRead, value: context.channel.isWritable).whenFailure { _ in }
+        updateReading(context)
         context.fireChannelWritabilityChanged()
     }
 
     func errorCaught(context: ChannelHandlerContext, error: Error) {
         context.close(promise: nil)
     }
+}
 
-    private func write(_ response: String, _ context: ChannelHandlerContext) {
-        var buffer = context.channel.allocator.buffer(capacity: response.utf8.count + 1)
-        buffer.writeString(response)
+/// A connection that subscribed to events. An event is written only while the client reads
+/// what it is sent; one that falls behind by more than the channel's buffer (64 KiB) is told
+/// so and closed, so a stalled subscriber never holds memory.
+final class ChannelSubscriber: EventSubscriber {
+    let channel: Channel
+
+    init(channel: Channel) { self.channel = channel }
+
+    func deliver(_ event: ControlEvent) {
+        if channel.isWritable {
+            write(event.line)
+        } else {
+            let error = ControlError(.busy, "events came faster than they were read; the connection is closed")
+            let channel = self.channel
+            channel.eventLoop.execute {
+                var buffer = channel.allocator.buffer(capacity: 128)
+                buffer.writeString(Response.failure(id: .null, error).line + "\n")
+                channel.writeAndFlush(buffer).whenComplete { _ in channel.close(promise: nil) }
+            }
+        }
+    }
+
+    private func write(_ line: String) {
+        var buffer = channel.allocator.buffer(capacity: line.utf8.count + 1)
+        buffer.writeString(line)
         buffer.writeInteger(UInt8(ascii: "\n"))
-        context.write(wrapOutboundOut(buffer), promise: nil)
+        channel.writeAndFlush(buffer, promise: nil)
+    }
+
+    func whenGone(_ body: @escaping @Sendable () -> Void) {
+        channel.closeFuture.whenComplete { _ in body() }
     }
 }
 
@@ -60,7 +169,7 @@ final class BusyHandler: ChannelInboundHandler {
 
     func channelActive(context: ChannelHandlerContext) {
         let line =
-            ControlMessage.failure(id: .null, ControlError(.busy, "too many clients: at most \(limit) at once")) + "\n"
+            Response.failure(id: .null, ControlError(.busy, "too many clients: at most \(limit) at once")).line + "\n"
         var buffer = context.channel.allocator.buffer(capacity: line.utf8.count)
         buffer.writeString(line)
         let channel = context.channel

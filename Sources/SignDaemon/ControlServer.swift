@@ -19,17 +19,17 @@ public final class ControlServer: Sendable {
     public static let maxClients = 64
 
     public let path: String
-    /// What answers the requests.
-    public let commands: CommandHandler
+    /// What carries out the requests.
+    public let plane: ControlPlane
     private let group: MultiThreadedEventLoopGroup
     private let connections = Atomic<Int>(0)
     private let channel: Mutex<Channel?> = Mutex(nil)
     /// Whether the socket came from systemd (then signd neither creates nor removes the file).
     private let activated = Atomic<Bool>(false)
 
-    public init(path: String, commands: CommandHandler) {
+    public init(path: String, plane: ControlPlane) {
         self.path = path
-        self.commands = commands
+        self.plane = plane
         self.group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
     }
 
@@ -69,6 +69,7 @@ public final class ControlServer: Sendable {
     private func bootstrap() -> ServerBootstrap {
         ServerBootstrap(group: group)
             .serverChannelOption(ChannelOptions.backlog, value: 256)
+            .childChannelOption(ChannelOptions.allowRemoteHalfClosure, value: true)
             .childChannelInitializer { [self] channel in
                 let count = connections.add(1, ordering: .relaxed).newValue
                 channel.closeFuture.whenComplete { _ in self.connections.subtract(1, ordering: .relaxed) }
@@ -77,7 +78,7 @@ public final class ControlServer: Sendable {
                         try channel.pipeline.syncOperations.addHandler(BusyHandler(limit: Self.maxClients))
                     } else {
                         try channel.pipeline.syncOperations.addHandler(ByteToMessageHandler(LineFrameDecoder()))
-                        try channel.pipeline.syncOperations.addHandler(ControlConnectionHandler(commands: commands))
+                        try channel.pipeline.syncOperations.addHandler(ControlConnectionHandler(plane: plane))
                     }
                 }
             }

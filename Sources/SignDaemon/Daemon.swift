@@ -40,6 +40,8 @@ public final class Daemon: Sendable {
     let config: Mutex<DaemonConfig>
     let preview: TerminalPreview?
     let events: EventBus
+    /// Carries out every request, from the socket and from signals alike.
+    let plane: ControlPlane
 
     /// Sets everything up and starts; throws a message for a person if anything cannot start.
     public init(options: Options, logger: Logger) throws {
@@ -57,19 +59,7 @@ public final class Daemon: Sendable {
         let stateFile = stateDirectory.map { StateFile(directory: $0, logger: logger) }
         let saved = stateFile?.load() ?? PersistedState()
         self.stateFile = stateFile
-        var scene = config.scene
-        for (i, layer) in scene.layers.enumerated() {
-            if case .spotlight(var spotlight) = layer,
-                let zone = saved.zones[spotlight.id].flatMap(spotlight.zoneIndex(named:))
-            {
-                spotlight.selected = zone
-                scene.layers[i] = .spotlight(spotlight)
-            }
-            guard let configText = layer.text else { continue }
-            let text = saved.text(forLayer: layer.id, configText: configText)
-            scene.layers[i] = layer.withText(text) ?? layer
-        }
-        let store = SceneStore(try PreparedScene(scene, beginTime: 0, fonts: fonts), fonts: fonts)
+        let store = try SceneStore(config: config.scene, saved: saved, fonts: fonts)
         self.store = store
 
         let outputs = OutputSet(try OutputSet.open(config))
@@ -106,9 +96,10 @@ public final class Daemon: Sendable {
         }
         self.logger = logger
 
-        self.server = ControlServer(
-            path: socketPath, commands: CommandHandler(store: store, clock: clock, startedAt: startedAt))
-        server.commands.install(hooks())
+        let plane = ControlPlane(store: store, clock: clock, events: events, startedAt: startedAt, logger: logger)
+        self.plane = plane
+        self.server = ControlServer(path: socketPath, plane: plane)
+        plane.install(hooks())
         do {
             if let fd = try SystemdNotifier.activatedSocket() {
                 try server.start(activatedSocket: fd)
@@ -137,43 +128,24 @@ public final class Daemon: Sendable {
         SystemdNotifier.notify(["READY=1", statusLine()])
     }
 
-    private func hooks() -> CommandHandler.Hooks {
-        var hooks = CommandHandler.Hooks()
+    private func hooks() -> ControlPlane.Hooks {
+        var hooks = ControlPlane.Hooks()
         hooks.reload = { [self] in reload() }
-        hooks.textChanged = { [self] in
+        hooks.changed = { [self] in
             saveState()
             SystemdNotifier.notify([statusLine()])
         }
         hooks.outputs = { [outputs] in outputs.all }
         hooks.loadScene = { [self] path in loadScene(path) }
-        hooks.events = events
         return hooks
     }
 
-    /// `STATUS=` for systemd: frame rate, the main text, the outputs and their states.
-    func statusLine() -> String {
-        let scene = store.scene
-        let text = scene.scene.mainLayerID.flatMap { id in scene.scene.layers.first { $0.id == id }?.text } ?? ""
-        let shown = text.count > 60 ? String(text.prefix(57)) + "..." : text
-        let outputs = outputs.all.map { "\($0.name) \($0.state.rawValue)" }.joined(separator: ", ")
-        return "STATUS=\(clock.fps.formatted) fps · \"\(shown)\" · outputs: \(outputs.isEmpty ? "none" : outputs)"
-    }
+    /// `STATUS=` for systemd: what `status` says, on one line.
+    func statusLine() -> String { plane.statusLine() }
 
-    /// Saves the texts set at run time, with the config texts they replaced.
+    /// Saves the run-time changes to the config's layers (a loaded scene's are not kept).
     func saveState() {
-        guard let stateFile else { return }
-        let scene = store.scene.scene
-        let configured = config.withLock { $0.layers }
-        var state = PersistedState()
-        for layer in scene.layers {
-            if case .spotlight(let s) = layer { state.zones[s.id] = s.zones[s.selected].name ?? String(s.selected) }
-            if let text = layer.text, let configText = configured.first(where: { $0.id == layer.id })?.text,
-                configText != text
-            {
-                state.layers[layer.id] = .init(text: text, configText: configText)
-            }
-        }
-        stateFile.save(state)
+        stateFile?.save(store.runtime.saved)
     }
 
     /// Re-reads the config. A config with problems is refused, each problem logged, and the
@@ -192,31 +164,15 @@ public final class Daemon: Sendable {
             return error.problems
         }
         let old = config.withLock { $0 }
-        let current = store.scene
-        var scene = new.scene
-        for (i, layer) in scene.layers.enumerated() {
-            // A zone selected at run time stays lit if the new spotlight still has it.
-            if case .spotlight(var s) = layer, let running = current.slotIndex(of: s.id),
-                case .spotlight(let was) = current.scene.layers[running],
-                let zone = s.zoneIndex(named: was.zones[was.selected].name ?? String(was.selected))
-            {
-                s.selected = zone
-                scene.layers[i] = .spotlight(s)
-            }
-            if let before = old.layers.first(where: { $0.id == layer.id }), before.text == layer.text,
-                let running = current.slotIndex(of: layer.id), let text = current.scene.layers[running].text
-            {
-                scene.layers[i] = layer.withText(text) ?? layer
-            }
-        }
         do {
-            let prepared = try PreparedScene(scene, replacing: current, beginTime: clock.sceneTime(), fonts: fonts)
             let extras: [any FrameSink] = preview.map { [$0] } ?? []
             let opened = try OutputSet.open(new, reusing: outputs.all) + extras
             let retired = outputs.all.filter { old in !opened.contains { $0 === old } }
-            clock.sync {
-                store.replace(with: prepared)
-                outputs.replace(with: opened)
+            try store.replace(config: new.scene, loaded: nil, beginTime: clock.sceneTime()) { swap in
+                clock.sync {
+                    swap()
+                    outputs.replace(with: opened)
+                }
             }
             retired.forEach { $0.stop() }
             clock.retime(fps: new.display.fps)
@@ -254,18 +210,12 @@ public final class Daemon: Sendable {
                 )
             ]
         }
-        var scene = running.scene
-        scene.layers = new.layers
-        scene.background = new.display.background
         do {
-            let prepared = try PreparedScene(scene, replacing: store.scene, beginTime: clock.sceneTime(), fonts: fonts)
-            store.replace(with: prepared)
+            try store.replace(
+                config: running.scene, loaded: RuntimeState.LoadedScene(path: path, scene: new.scene),
+                beginTime: clock.sceneTime())
         } catch {
             return [ConfigProblem(file: path, line: 0, key: "-", message: "\(error)")]
-        }
-        config.withLock {
-            $0.layers = new.layers
-            $0.display.background = new.display.background
         }
         logger.info("scene loaded", metadata: ["scene": "\(path)"])
         return []
@@ -320,7 +270,9 @@ public final class Daemon: Sendable {
         }
         let hangup = DispatchSource.makeSignalSource(signal: SIGHUP, queue: queue)
         // Before the daemon has started there is nothing to reload: it is reading its config.
-        hangup.setEventHandler { target.withLock { $0.daemon }?.reload() }
+        hangup.setEventHandler {
+            _ = target.withLock { $0.daemon }?.plane.handleAndWait(Request(Request.Reload()), from: .signal)
+        }
         hangup.activate()
         sources.append(hangup)
         let daemon: Daemon

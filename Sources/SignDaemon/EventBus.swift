@@ -1,47 +1,45 @@
-import NIOCore
 import SignControl
 import Synchronization
 
-/// Delivers events (such as `loop-end`) to the control connections that subscribed to them,
-/// as lines `{"event": ..., ...}` between their responses. Publishing costs nothing when no
-/// one listens; a connection that closes is forgotten.
-public final class EventBus: Sendable {
-    /// Events a client may subscribe to.
-    public static let names: Set<String> = ["loop-end"]
+/// Where a transport delivers events: a socket connection, later an MQTT topic.
+public protocol EventSubscriber: AnyObject, Sendable {
+    /// Hands an event over without blocking; a subscriber that cannot keep up drops itself.
+    func deliver(_ event: ControlEvent)
+    /// Calls `body` once, when the subscriber goes away.
+    func whenGone(_ body: @escaping @Sendable () -> Void)
+}
 
-    private struct Subscriber {
-        let channel: Channel
-        let events: Set<String>
+/// Delivers events (such as `loop-end`) to the subscribers that asked for them. Publishing
+/// costs nothing when no one listens; a subscriber that goes away is forgotten.
+public final class EventBus: Sendable {
+    private struct Subscription {
+        let subscriber: any EventSubscriber
+        let events: Set<EventName>
     }
 
-    private let subscribers = Mutex<[ObjectIdentifier: Subscriber]>([:])
+    private let subscriptions = Mutex<[ObjectIdentifier: Subscription]>([:])
 
     public init() {}
 
     /// Whether anyone listens for `event`.
-    public func wants(_ event: String) -> Bool {
-        subscribers.withLock { s in s.values.contains { $0.events.contains(event) } }
+    public func wants(_ event: EventName) -> Bool {
+        subscriptions.withLock { s in s.values.contains { $0.events.contains(event) } }
     }
 
-    func subscribe(_ channel: Channel, to events: Set<String>) {
-        let key = ObjectIdentifier(channel)
-        subscribers.withLock { $0[key] = Subscriber(channel: channel, events: events) }
-        channel.closeFuture.whenComplete { [self] _ in
-            _ = subscribers.withLock { $0.removeValue(forKey: key) }
+    /// From now on `subscriber` receives `events`.
+    public func subscribe(_ subscriber: any EventSubscriber, to events: Set<EventName>) {
+        let key = ObjectIdentifier(subscriber)
+        subscriptions.withLock { $0[key] = Subscription(subscriber: subscriber, events: events) }
+        subscriber.whenGone { [self] in
+            _ = subscriptions.withLock { $0.removeValue(forKey: key) }
         }
     }
 
-    /// Sends `{"event": name, ...fields}` to every subscriber of `name`.
-    public func publish(_ name: String, _ fields: [String: JSONValue]) {
-        let targets = subscribers.withLock { s in s.values.filter { $0.events.contains(name) }.map(\.channel) }
-        guard !targets.isEmpty else { return }
-        var object = fields
-        object["event"] = .string(name)
-        let line = JSONValue.object(object).jsonString + "\n"
-        for channel in targets {
-            var buffer = channel.allocator.buffer(capacity: line.utf8.count)
-            buffer.writeString(line)
-            channel.writeAndFlush(buffer, promise: nil)
+    /// Sends `event` to every subscriber of its name.
+    public func publish(_ event: ControlEvent) {
+        let targets = subscriptions.withLock { s in
+            s.values.filter { $0.events.contains(event.name) }.map(\.subscriber)
         }
+        for subscriber in targets { subscriber.deliver(event) }
     }
 }

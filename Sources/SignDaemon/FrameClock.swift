@@ -68,6 +68,25 @@ public final class FrameClock: Sendable {
         timeline.withLock { t in t.baseTime + Double(Int64(bitPattern: ns &- t.baseDeadline)) / 1e9 }
     }
 
+    /// The CLOCK_MONOTONIC moment, in ns, at which scene time reaches `t`.
+    public func monotonic(atSceneTime t: Double) -> UInt64 {
+        timeline.withLock { tl in
+            let offset = ((t - tl.baseTime) * 1e9).rounded()
+            return offset <= 0
+                ? tl.baseDeadline &- UInt64(min(-offset, Double(tl.baseDeadline))) : tl.baseDeadline &+ UInt64(offset)
+        }
+    }
+
+    /// The scene time of the first frame due at or after the CLOCK_MONOTONIC moment `ns`.
+    public func sceneTime(ofFirstFrameAtOrAfterMonotonic ns: UInt64) -> Double {
+        timeline.withLock { t in
+            let elapsed = Double(Int64(bitPattern: ns &- t.baseDeadline)) * t.fps / 1e9
+            // A moment within a nanosecond's rounding of a deadline is that frame's.
+            let n = max(0, (elapsed - 1e-6).rounded(.up))
+            return t.baseTime + n / t.fps
+        }
+    }
+
     /// The deadline of frame `n`, computed from the timeline's base so no error accumulates.
     public func deadline(ofFrame n: UInt64) -> UInt64 { timeline.withLock { $0.deadline(ofFrame: n) } }
 

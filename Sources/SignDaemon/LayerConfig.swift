@@ -253,8 +253,8 @@ extension ConfigReader {
         let duration = number(t, "duration", at: path, in: 0.01...3600) ?? 1.7
         let function = timingFunction(t, "timing_function", at: path)
         if pause > 0 {
-            let sweep = PropertyAnimation(
-                keyPath: LayerProperty.locations.keyPath, motion: .basic(BasicValues(from: from, to: to)),
+            let sweep = LayerPropertyAnimation(
+                keyPath: .locations, motion: .basic(BasicValues(from: from, to: to)),
                 timing: MediaTiming(duration: duration, fillMode: .both), timingFunction: function)
             layer.animations = [
                 .group(
@@ -266,7 +266,7 @@ extension ConfigReader {
             layer.animations = [
                 .property(
                     PropertyAnimation(
-                        keyPath: LayerProperty.locations.keyPath, motion: .basic(BasicValues(from: from, to: to)),
+                        keyPath: .locations, motion: .basic(BasicValues(from: from, to: to)),
                         timing: MediaTiming(duration: duration, repeatCount: .infinity), timingFunction: function))
             ]
         }

@@ -1,7 +1,23 @@
-/// What was changed at run time, saved so that a restart (or a power cut) shows it again.
-/// Each text is kept with the config's text it replaced: when the config has since been
-/// edited for that layer, the config wins.
+import SignControl
+
+/// Changes made at run time to one set of layers (the config's, or a loaded scene's): what
+/// `set-text`, `select-zone`, `set-property` and `stop` changed. The config's set is saved,
+/// so a restart (or a power cut) shows it again. Each text and property is kept with the
+/// value it replaced: when the file has since been edited there, the file wins.
 public struct PersistedState: Codable, Sendable, Equatable {
+    /// A run-time value and the file's value it replaced.
+    public struct Replaced<Value: Codable & Sendable & Equatable>: Codable, Sendable, Equatable {
+        public var value: Value
+        /// The file's value when this one was set.
+        public var configValue: Value
+
+        public init(_ value: Value, replacing configValue: Value) {
+            self.value = value
+            self.configValue = configValue
+        }
+    }
+
+    /// A layer's text (saved as `{"text", "config_text"}`, as version 1 always was).
     public struct LayerText: Codable, Sendable, Equatable {
         public var text: String
         /// The config's text for the layer when this text was set.
@@ -23,10 +39,24 @@ public struct PersistedState: Codable, Sendable, Equatable {
     public var layers: [String: LayerText] = [:]
     /// The zone in the light, by spotlight layer id (a zone's name, or its index).
     public var zones: [String: String] = [:]
+    /// Property values by layer id (a top-level layer, or a sublayer or mask inside one),
+    /// then key path; values as a request writes them.
+    public var properties: [String: [String: Replaced<JSONValue>]] = [:]
+    /// Layers whose motion is stopped (they show their start after a restart).
+    public var stopped: Set<String> = []
 
-    public init(layers: [String: LayerText] = [:], zones: [String: String] = [:]) {
+    public init(
+        layers: [String: LayerText] = [:], zones: [String: String] = [:],
+        properties: [String: [String: Replaced<JSONValue>]] = [:], stopped: Set<String> = []
+    ) {
         self.layers = layers
         self.zones = zones
+        self.properties = properties
+        self.stopped = stopped
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case version, layers, zones, properties, stopped
     }
 
     public init(from decoder: Decoder) throws {
@@ -34,11 +64,26 @@ public struct PersistedState: Codable, Sendable, Equatable {
         version = try c.decode(Int.self, forKey: .version)
         layers = try c.decodeIfPresent([String: LayerText].self, forKey: .layers) ?? [:]
         zones = try c.decodeIfPresent([String: String].self, forKey: .zones) ?? [:]
+        properties = try c.decodeIfPresent([String: [String: Replaced<JSONValue>]].self, forKey: .properties) ?? [:]
+        stopped = Set(try c.decodeIfPresent([String].self, forKey: .stopped) ?? [])
     }
 
-    /// The text a layer should show: the saved one unless the config changed under it.
-    public func text(forLayer id: String, configText: String) -> String {
-        guard let saved = layers[id], saved.configText == configText else { return configText }
-        return saved.text
+    public func encode(to encoder: Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(version, forKey: .version)
+        try c.encode(layers, forKey: .layers)
+        try c.encode(zones, forKey: .zones)
+        if !properties.isEmpty { try c.encode(properties, forKey: .properties) }
+        if !stopped.isEmpty { try c.encode(stopped.sorted(), forKey: .stopped) }
+    }
+
+    /// Whether nothing was changed.
+    public var isEmpty: Bool { layers.isEmpty && zones.isEmpty && properties.isEmpty && stopped.isEmpty }
+}
+
+extension PersistedState.Replaced {
+    enum CodingKeys: String, CodingKey {
+        case value
+        case configValue = "config_value"
     }
 }

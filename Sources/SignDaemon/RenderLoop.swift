@@ -1,4 +1,5 @@
 import Foundation
+import SignControl
 import SignGraphics
 import SignOutput
 import SignScene
@@ -58,8 +59,9 @@ final class RenderLoop: Sendable {
             defer { loopsSeen[i] = (begin, loops) }
             guard loopsSeen[i].begin == begin, loops > loopsSeen[i].loops else { continue }
             events.publish(
-                "loop-end",
-                ["layer": .string(scene.scene.layers[i].id), "loop": .int(Int64(loops)), "time": .double(t)])
+                ControlEvent(
+                    .loopEnd,
+                    ["layer": .string(scene.scene.layers[i].id), "loop": .int(Int64(loops)), "time": .double(t)]))
         }
     }
 

@@ -46,12 +46,12 @@ public struct Layer: Sendable, Equatable {
     private var masks: [Layer] = []
     public var sublayers: [Layer]
     /// Applied in order; each reads the value the ones before it left.
-    public var animations: [Animation<AnimatableValue>]
+    public var animations: [LayerAnimation]
 
     public init(
         id: String = "", content: Content = .none, frame: Rect = .zero, opacity: Double = 1,
         backgroundColor: Color? = nil, cornerRadius: Double = 0, masksToBounds: Bool = false,
-        sublayers: [Layer] = [], animations: [Animation<AnimatableValue>] = []
+        sublayers: [Layer] = [], animations: [LayerAnimation] = []
     ) {
         self.id = id
         self.content = content

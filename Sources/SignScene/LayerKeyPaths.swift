@@ -1,4 +1,5 @@
 import SignGraphics
+import SignTiming
 
 /// The animatable properties of a layer, by Core Animation key path: the one table of key
 /// paths. A key path is looked up once per read or write (one hash) rather than compared
@@ -29,7 +30,6 @@ public enum LayerProperty: String, Sendable, CaseIterable {
     }
 }
 
-
 extension LayerProperty {
     /// The property named by a key path; `nil` for a name that is not one.
     public init?(keyPath: String) {
@@ -46,9 +46,16 @@ extension Layer {
     /// The key paths animations may name.
     public static var animatableKeyPaths: Set<String> { Set(AnimatableValue.kinds.keys) }
 
+    /// A property by key path; `nil` for a name that is no property, or a property this
+    /// layer's content does not have.
     public subscript(keyPath keyPath: String) -> AnimatableValue? {
+        get { LayerProperty(keyPath: keyPath).flatMap { self[$0] } }
+        set { if let property = LayerProperty(keyPath: keyPath) { self[property] = newValue } }
+    }
+
+    /// A property's model value; `nil` when this layer's content does not have it.
+    public subscript(property: LayerProperty) -> AnimatableValue? {
         get {
-            guard let property = LayerProperty.byKeyPath[keyPath] else { return nil }
             switch property {
             case .opacity: return .number(opacity)
             case .position: return .point(position)
@@ -96,7 +103,7 @@ extension Layer {
             }
         }
         set {
-            guard let value = newValue, let property = LayerProperty.byKeyPath[keyPath] else { return }
+            guard let value = newValue else { return }
             switch property {
             case .opacity: if let v = value.number { opacity = v }
             case .position: if let p = value.point { position = p }
@@ -160,22 +167,22 @@ extension Layer {
         }
     }
 
-    /// This tree with the model value at `keyPath` of the layer `id` (this one when `nil`)
+    /// This tree with the model value of `property` of the layer `id` (this one when `nil`)
     /// set to `value`; `nil` when no such layer has that property.
-    public func setting(_ keyPath: String, to value: AnimatableValue, inLayer id: String?) -> Layer? {
+    public func setting(_ property: LayerProperty, to value: AnimatableValue, inLayer id: String?) -> Layer? {
         if id == nil || id == self.id {
             var copy = self
-            guard copy[keyPath: keyPath] != nil else { return nil }
-            copy[keyPath: keyPath] = value
-            return copy[keyPath: keyPath] == self[keyPath: keyPath] && value != self[keyPath: keyPath] ? nil : copy
+            guard copy[property] != nil else { return nil }
+            copy[property] = value
+            return copy[property] == self[property] && value != self[property] ? nil : copy
         }
         var copy = self
-        if let mask, let changed = mask.setting(keyPath, to: value, inLayer: id) {
+        if let mask, let changed = mask.setting(property, to: value, inLayer: id) {
             copy.mask = changed
             return copy
         }
         for (i, sublayer) in sublayers.enumerated() {
-            if let changed = sublayer.setting(keyPath, to: value, inLayer: id) {
+            if let changed = sublayer.setting(property, to: value, inLayer: id) {
                 copy.sublayers[i] = changed
                 return copy
             }
@@ -188,8 +195,13 @@ extension Layer {
         guard !animations.isEmpty else { return self }
         var layer = self
         for animation in animations {
-            animation.apply(atParentTime: t, get: { layer[keyPath: $0] }, set: { layer[keyPath: $0] = $1 })
+            animation.apply(atParentTime: t, get: { layer[$0] }, set: { layer[$0] = $1 })
         }
         return layer
     }
 }
+
+/// An animation of a layer's properties.
+public typealias LayerAnimation = Animation<AnimatableValue, LayerProperty>
+/// An animation of one layer property.
+public typealias LayerPropertyAnimation = PropertyAnimation<AnimatableValue, LayerProperty>

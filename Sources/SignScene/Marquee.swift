@@ -89,7 +89,7 @@ public struct MarqueePath: Sendable, Equatable {
     /// One loop, repeating forever from the moment the text was set.
     public let timing: MediaTiming
     /// The translation; `nil` when the strip stands still.
-    public let animation: Animation<AnimatableValue>?
+    public let animation: LayerAnimation?
 
     /// The distance after which a continuous strip looks the same again.
     public var cycle: Double { abs(travel) }
@@ -117,7 +117,7 @@ public struct MarqueePath: Sendable, Equatable {
             return
         }
         timing = MediaTiming(beginTime: beginTime, duration: period, repeatCount: .infinity, fillMode: .backwards)
-        let motion: PropertyAnimation<AnimatableValue>.Motion
+        let motion: LayerPropertyAnimation.Motion
         switch mode {
         case .continuous, .continuousReverse:
             if self.pause == 0 {
@@ -136,7 +136,7 @@ public struct MarqueePath: Sendable, Equatable {
                     keyTimes: [0, hold, hold + out, 2 * hold + out, 1],
                     timingFunctions: [.linear, .easeInEaseOut, .linear, .easeInEaseOut]))
         }
-        animation = .property(PropertyAnimation(keyPath: LayerProperty.translationX.keyPath, motion: motion, timing: timing))
+        animation = .property(PropertyAnimation(keyPath: .translationX, motion: motion, timing: timing))
     }
 
     /// x of the strip's start at scene time `t` (continuous, no pause:

@@ -29,25 +29,24 @@ public final class PreparedLayer: Sendable {
     /// animates, or a shape's path or unclipped sublayers may reach outside its frame). A
     /// tree whose extent misses the board is not evaluated at all.
     public let extent: Rect?
-    /// Prepares `layer`; `icons` are the images `{icon:name}` in text refers to.
-    public init(_ layer: Layer, fonts: FontLibrary, icons: [String: ImageBitmap] = [:]) throws(FreeTypeError) {
+    /// Prepares `layer`; `icons` are the images `{icon:name}` in text refers to. A text in
+    /// the tree drawn like `reusing`'s (same text, fonts and colour) takes its raster
+    /// instead of being laid out again.
+    public init(
+        _ layer: Layer, fonts: FontLibrary, icons: [String: ImageBitmap] = [:], reusing known: TextRaster? = nil
+    ) throws(FreeTypeError) {
         model = layer
         if case .text(let content) = layer.content {
-            if let rich = try RichTextRaster(
-                content.text, font: content.font, fallbacks: content.fallbacks, color: content.color, icons: icons,
-                fonts: fonts)
-            {
-                text = nil
-                richText = rich.image
-                textWidth = Double(rich.width)
-                missing = rich.missing
+            let raster: TextRaster
+            if let known, known.draws(content) {
+                raster = known
             } else {
-                let run = try fonts.layout(content.text, primary: content.font, fallbacks: content.fallbacks)
-                text = run.rasterize()
-                richText = nil
-                textWidth = Double(run.width)
-                missing = run.missing
+                raster = try TextRaster(content, fonts: fonts, icons: icons)
             }
+            text = raster.text
+            richText = raster.richText
+            textWidth = raster.width
+            missing = raster.missing
         } else {
             text = nil
             richText = nil
@@ -55,10 +54,12 @@ public final class PreparedLayer: Sendable {
             missing = []
         }
         sublayers = try layer.sublayers.map { sub throws(FreeTypeError) in
-            try PreparedLayer(sub, fonts: fonts, icons: icons)
+            try PreparedLayer(sub, fonts: fonts, icons: icons, reusing: known)
         }
         mask =
-            try layer.mask.map { m throws(FreeTypeError) in [try PreparedLayer(m, fonts: fonts, icons: icons)] } ?? []
+            try layer.mask.map { m throws(FreeTypeError) in
+                [try PreparedLayer(m, fonts: fonts, icons: icons, reusing: known)]
+            } ?? []
         isStatic = layer.animations.isEmpty && sublayers.allSatisfy(\.isStatic) && mask.allSatisfy(\.isStatic)
         drawsOnce = Self.drawsOnce(layer, sublayers: sublayers)
         extent = Self.extent(layer, sublayers: sublayers)
@@ -80,11 +81,10 @@ public final class PreparedLayer: Sendable {
     }
 
     /// Key paths that move or resize a layer.
-    private static let geometry: Set<String> = Set(
-        [
-            LayerProperty.position, .positionX, .positionY, .bounds, .boundsSize, .anchorPoint, .translation,
-            .translationX, .translationY,
-        ].map(\.keyPath))
+    private static let geometry: Set<LayerProperty> = [
+        .position, .positionX, .positionY, .bounds, .boundsSize, .anchorPoint, .translation, .translationX,
+        .translationY,
+    ]
 
     private static func extent(_ layer: Layer, sublayers: [PreparedLayer]) -> Rect? {
         guard layer.animations.allSatisfy({ Self.geometry.isDisjoint(with: $0.keyPaths) }) else { return nil }
@@ -102,7 +102,7 @@ public final class PreparedLayer: Sendable {
     private static func drawsOnce(_ layer: Layer, sublayers: [PreparedLayer]) -> Bool {
         let animated = Set(layer.animations.flatMap(\.keyPaths))
         guard (layer.backgroundColor?.alpha ?? 0) == 0, layer.borderWidth == 0,
-            animated.isDisjoint(with: ["backgroundColor", "borderWidth"])
+            animated.isDisjoint(with: [.backgroundColor, .borderWidth])
         else { return false }
         switch layer.content {
         case .none:
@@ -111,12 +111,12 @@ public final class PreparedLayer: Sendable {
             let model = only.model
             let roundedClip =
                 model.masksToBounds
-                && (model.cornerRadius > 0 || model.animations.contains { $0.keyPaths.contains(LayerProperty.cornerRadius.keyPath) })
+                && (model.cornerRadius > 0 || model.animations.contains { $0.keyPaths.contains(.cornerRadius) })
             return only.drawsOnce && only.mask.isEmpty && only.sublayers.isEmpty && !roundedClip
         case .shape(let shape):
             // A fill and a stroke are two paints.
             return sublayers.isEmpty && (shape.fill == nil || shape.stroke == nil)
-                && animated.isDisjoint(with: ["fillColor", "strokeColor"])
+                && animated.isDisjoint(with: [.fillColor, .strokeColor])
         default:
             return sublayers.isEmpty
         }
@@ -130,10 +130,50 @@ public final class PreparedLayer: Sendable {
 
 extension Animation {
     /// Every key path the animation (or a group's children) animates.
-    var keyPaths: [String] {
+    var keyPaths: [Key] {
         switch self {
         case .property(let a): return [a.keyPath]
         case .group(let g): return g.animations.flatMap(\.keyPaths)
         }
+    }
+}
+
+/// A line of text laid out and rasterised (FreeType's work, done once per text change).
+public struct TextRaster: Sendable {
+    /// What was laid out, to tell whether another layer draws the same pixels.
+    let content: TextContent
+    /// The line in one colour, or `nil` when it is rich.
+    public let text: AlphaBitmap?
+    /// The line in its own colours, for marked-up text or text with colour glyphs.
+    public let richText: ImageBitmap?
+    /// Advance width in pixels.
+    public let width: Double
+    /// Characters no font in the chain could draw.
+    public let missing: [Unicode.Scalar]
+
+    /// Lays out and rasterises `content`.
+    public init(_ content: TextContent, fonts: FontLibrary, icons: [String: ImageBitmap] = [:]) throws(FreeTypeError) {
+        self.content = content
+        if let rich = try RichTextRaster(
+            content.text, font: content.font, fallbacks: content.fallbacks, color: content.color, icons: icons,
+            fonts: fonts)
+        {
+            text = nil
+            richText = rich.image
+            width = Double(rich.width)
+            missing = rich.missing
+        } else {
+            let run = try fonts.layout(content.text, primary: content.font, fallbacks: content.fallbacks)
+            text = run.rasterize()
+            richText = nil
+            width = Double(run.width)
+            missing = run.missing
+        }
+    }
+
+    /// Whether this raster is what `other` draws (how it repeats and aligns does not matter).
+    func draws(_ other: TextContent) -> Bool {
+        other.text == content.text && other.font == content.font && other.fallbacks == content.fallbacks
+            && other.color == content.color
     }
 }

@@ -52,11 +52,10 @@ public struct PreparedScene: Sendable {
     /// Prepares every layer of `scene`, their motion starting at `beginTime`.
     public init(_ scene: Scene, beginTime: Double, fonts: FontLibrary) throws(FreeTypeError) {
         self.scene = scene
+        let context = PreparationContext(scene, fonts: fonts)
         self.slots = try scene.layers.map { layer throws(FreeTypeError) in
             Slot(
-                current: try PreparedSceneLayer(
-                    layer, boardWidth: scene.width, boardHeight: scene.height, beginTime: beginTime, fonts: fonts,
-                    icons: scene.icons),
+                current: try PreparedSceneLayer(layer, in: context, beginTime: beginTime),
                 next: nil)
         }
     }
@@ -69,14 +68,13 @@ public struct PreparedScene: Sendable {
     {
         let sameBoard = scene.width == previous.scene.width && scene.height == previous.scene.height
         self.scene = scene
+        let context = PreparationContext(scene, fonts: fonts)
         self.slots = try scene.layers.map { layer throws(FreeTypeError) in
             if sameBoard, let i = previous.slotIndex(of: layer.id), previous.scene.layers[i] == layer {
                 return previous.slots[i]
             }
             return Slot(
-                current: try PreparedSceneLayer(
-                    layer, boardWidth: scene.width, boardHeight: scene.height, beginTime: beginTime, fonts: fonts,
-                    icons: scene.icons),
+                current: try PreparedSceneLayer(layer, in: context, beginTime: beginTime),
                 next: nil)
         }
     }
@@ -86,7 +84,8 @@ public struct PreparedScene: Sendable {
         self.slots = slots
     }
 
-    /// When a text change takes effect.
+    /// When a text change takes effect (the scene's own words; the control protocol's
+    /// `When` maps onto them one to one).
     public enum When: String, Sendable, CaseIterable {
         /// From the next frame, the new text starting at home.
         case now
@@ -104,23 +103,25 @@ public struct PreparedScene: Sendable {
         case font(FreeTypeError)
     }
 
-    /// A copy with layer `index` showing `text` from scene time `now` or from the end of its
-    /// current loop (a layer that does not scroll changes at once).
+    /// A copy with layer `index` showing `text` from scene time `now` (or `from`, when that
+    /// is later), or from the end of its loop then (a layer that does not scroll changes at
+    /// once).
     public func settingText(
-        _ text: String, ofLayer index: Int, when: When, now sceneNow: Double, fonts: FontLibrary,
-        transition: Transition? = nil
+        _ text: String, ofLayer index: Int, when: When, now sceneNow: Double, from sceneFrom: Double? = nil,
+        fonts: FontLibrary, transition: Transition? = nil
     ) throws(TextChangeError) -> PreparedScene {
         let now = slots[index].localTime(sceneNow)
+        let earliest = sceneFrom.map { max(now, now + $0 - sceneNow) } ?? now
         let shown = slots[index].layer(at: now)
         guard let source = shown.source.withText(text) else { throw .noText(layerID: shown.source.id) }
-        let start = when == .loopEnd && shown.scrolls ? shown.path!.loopEnd(after: now) : now
+        let start = when == .loopEnd && shown.scrolls ? shown.path!.loopEnd(after: earliest) : earliest
         let prepared: PreparedSceneLayer
         do {
             var effective = transition ?? .cut
             if transition == nil, case .marquee(let marquee) = source { effective = marquee.transition }
             prepared = try PreparedSceneLayer(
-                source, boardWidth: scene.width, boardHeight: scene.height, beginTime: start, fonts: fonts,
-                replacing: shown, transition: effective, addedAt: shown.addedAt, icons: scene.icons)
+                source, in: PreparationContext(scene, fonts: fonts), beginTime: start, replacing: shown,
+                transition: effective, addedAt: shown.addedAt)
         } catch {
             throw .font(error)
         }
@@ -136,27 +137,27 @@ public struct PreparedScene: Sendable {
         /// Only layers declared as layers (not marquees or spotlights) take properties.
         case notALayer(layerID: String)
         /// No layer of that id has a property at that key path of that kind.
-        case noProperty(layerID: String, keyPath: String)
+        case noProperty(layerID: String, property: LayerProperty)
         case font(FreeTypeError)
     }
 
-    /// A copy with the model value at `keyPath` of layer `id` (inside top-level layer
+    /// A copy with the model value of `property` of layer `id` (inside top-level layer
     /// `index`) set; its animations keep running.
     public func settingProperty(
-        _ keyPath: String, to value: AnimatableValue, ofLayer index: Int, sublayer id: String?, now sceneNow: Double,
+        _ property: LayerProperty, to value: AnimatableValue, ofLayer index: Int, sublayer id: String?,
+        now sceneNow: Double,
         fonts: FontLibrary
     ) throws(PropertyChangeError) -> PreparedScene {
         let now = slots[index].localTime(sceneNow)
         let shown = slots[index].layer(at: now)
         guard case .layer(let layer) = shown.source else { throw .notALayer(layerID: shown.source.id) }
-        guard let changed = layer.setting(keyPath, to: value, inLayer: id) else {
-            throw .noProperty(layerID: id ?? layer.id, keyPath: keyPath)
+        guard let changed = layer.setting(property, to: value, inLayer: id) else {
+            throw .noProperty(layerID: id ?? layer.id, property: property)
         }
         let prepared: PreparedSceneLayer
         do {
             prepared = try PreparedSceneLayer(
-                .layer(changed), boardWidth: scene.width, boardHeight: scene.height, beginTime: shown.addedAt,
-                fonts: fonts, icons: scene.icons)
+                .layer(changed), in: PreparationContext(scene, fonts: fonts), beginTime: shown.addedAt)
         } catch {
             throw .font(error)
         }
@@ -194,13 +195,20 @@ public struct PreparedScene: Sendable {
         let source = SceneLayer.spotlight(spotlight.selecting(zone, at: now))
         var slots = self.slots
         slots[index] = slots[index].replacing(
-            with: try PreparedSceneLayer(
-                source, boardWidth: scene.width, boardHeight: scene.height, beginTime: now, fonts: fonts,
-                icons: scene.icons),
+            with: try PreparedSceneLayer(source, in: PreparationContext(scene, fonts: fonts), beginTime: now),
             keeping: shown)
         var scene = self.scene
         scene.layers[index] = source
         return PreparedScene(scene: scene, slots: slots)
+    }
+
+    /// A text change of layer `index` waiting at scene time `t` (for the end of a loop or a
+    /// request's `at`): the text and the scene time it appears at.
+    public func pendingText(ofLayer index: Int, at t: Double) -> (text: String, from: Double)? {
+        let slot = slots[index]
+        let local = slot.localTime(t)
+        guard let next = slot.next, local < next.from, let text = next.layer.source.text else { return nil }
+        return (text, t + next.from - local)
     }
 
     /// The text a layer shows at scene time `t`.

@@ -19,13 +19,14 @@ public struct PreparedSceneLayer: Sendable {
     /// Whether the layer scrolls (a marquee whose text moves).
     public var scrolls: Bool { (path?.speed ?? 0) > 0 }
 
-    /// Prepares `source` for a board of `boardWidth x boardHeight`, added at scene time
-    /// `beginTime`; replacing `previous` with `transition`, which starts at `beginTime` too.
+    /// Prepares `source` for the context's board, added at scene time `beginTime`;
+    /// replacing `previous` with `transition`, which starts at `beginTime` too.
     public init(
-        _ source: SceneLayer, boardWidth: Int, boardHeight: Int, beginTime: Double, fonts: FontLibrary,
-        replacing previous: PreparedSceneLayer? = nil, transition: Transition = .cut, addedAt: Double? = nil,
-        icons: [String: ImageBitmap] = [:]
+        _ source: SceneLayer, in context: PreparationContext, beginTime: Double,
+        replacing previous: PreparedSceneLayer? = nil, transition: Transition = .cut, addedAt: Double? = nil
     ) throws(FreeTypeError) {
+        let (boardWidth, boardHeight) = (context.boardWidth, context.boardHeight)
+        let (fonts, icons) = (context.fonts, context.icons)
         self.source = source
         let addedAt = addedAt ?? beginTime
         self.addedAt = addedAt
@@ -33,9 +34,7 @@ public struct PreparedSceneLayer: Sendable {
         var rect = board
         switch source {
         case .marquee(let text):
-            let marquee = try PreparedTextLayer(
-                text, boardWidth: boardWidth, boardHeight: boardHeight, beginTime: beginTime, fonts: fonts, icons: icons
-            )
+            let marquee = try PreparedTextLayer(text, in: context, beginTime: beginTime)
             body = marquee.tree
             path = marquee.path
             rect = Rect(

@@ -19,21 +19,14 @@ public struct PreparedTextLayer: Sendable {
     /// Characters no font in the chain could draw.
     public var missing: [Unicode.Scalar] { tree.missingCharacters }
 
-    /// Lays out `layer` for a board of `boardWidth x boardHeight`, its motion starting at
-    /// scene time `beginTime`.
-    public init(
-        _ layer: TextLayer, boardWidth: Int, boardHeight: Int, beginTime: Double, fonts: FontLibrary,
-        icons: [String: ImageBitmap] = [:]
-    ) throws(FreeTypeError) {
-        let rect = layer.frame ?? PixelRect(x: 0, y: 0, width: boardWidth, height: boardHeight)
-        // Measured as the strip will draw it (plain or rich); FreeType's glyph cache makes the
-        // second layout below free.
-        let measured = try PreparedLayer(
-            Layer(
-                content: .text(
-                    TextContent(text: layer.text, font: layer.font, fallbacks: layer.fallbacks, color: layer.color))),
-            fonts: fonts, icons: icons)
-        let textWidth = Int(measured.textWidth)
+    /// Lays out `layer` for the context's board, its motion starting at scene time `beginTime`.
+    public init(_ layer: TextLayer, in context: PreparationContext, beginTime: Double) throws(FreeTypeError) {
+        let rect = layer.frame ?? PixelRect(x: 0, y: 0, width: context.boardWidth, height: context.boardHeight)
+        // Laid out once: the strip below draws this raster, repeating it after the gap.
+        let raster = try TextRaster(
+            TextContent(text: layer.text, font: layer.font, fallbacks: layer.fallbacks, color: layer.color),
+            fonts: context.fonts, icons: context.icons)
+        let textWidth = Int(raster.width)
         self.layer = layer
         self.rect = rect
         self.textWidth = textWidth
@@ -74,6 +67,7 @@ public struct PreparedTextLayer: Sendable {
                     ramp: ColorRamp(colors: [.clear, .white, .white, .clear], locations: [0, f, 1 - f, 1]),
                     startPoint: Point(x: 0, y: 0.5), endPoint: Point(x: 1, y: 0.5))),
             frame: Rect(x: 0, y: 0, width: width, height: height))
-        tree = try PreparedLayer(container.resolvingBeginTimes(to: beginTime), fonts: fonts, icons: icons)
+        tree = try PreparedLayer(
+            container.resolvingBeginTimes(to: beginTime), fonts: context.fonts, icons: context.icons, reusing: raster)
     }
 }

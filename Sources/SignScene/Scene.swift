@@ -95,14 +95,14 @@ public struct TextLayer: Sendable, Equatable {
     public var color: Color
     public var marquee: Marquee
     /// Animations of the text itself (e.g. a `foregroundColor` pulse), by key path.
-    public var textAnimations: [Animation<AnimatableValue>]
+    public var textAnimations: [LayerAnimation]
     /// How a new text replaces the old one (`set-text` may choose another).
     public var transition: Transition
 
     public init(
         id: String, text: String, frame: PixelRect? = nil, font: FontSpec = .defaultFace,
         fallbacks: [FontSpec] = [.unifont], color: Color = .white, marquee: Marquee = Marquee(),
-        textAnimations: [Animation<AnimatableValue>] = [], transition: Transition = .cut
+        textAnimations: [LayerAnimation] = [], transition: Transition = .cut
     ) {
         self.id = id
         self.text = text

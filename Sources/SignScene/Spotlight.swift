@@ -79,13 +79,13 @@ public struct Spotlight: Sendable, Equatable {
     public func layerTree(boardWidth: Int, boardHeight: Int) -> Layer {
         let board = Rect(x: 0, y: 0, width: Double(boardWidth), height: Double(boardHeight))
         let target = outline(selected)
-        var move: [Animation<AnimatableValue>] = []
+        var move: [LayerAnimation] = []
         if let transition, zones.indices.contains(transition.from) {
             // One timing for both layers: the hole and the border cannot drift apart.
             move = [
                 .property(
                     PropertyAnimation(
-                        keyPath: LayerProperty.path.keyPath, motion: .basic(BasicValues(from: .path(outline(transition.from)))),
+                        keyPath: .path, motion: .basic(BasicValues(from: .path(outline(transition.from)))),
                         timing: MediaTiming(beginTime: transition.beginTime, duration: duration, fillMode: .backwards),
                         timingFunction: timingFunction))
             ]

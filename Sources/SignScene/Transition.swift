@@ -32,14 +32,15 @@ public struct Transition: Sendable, Hashable {
     func tree(outgoing: PreparedLayer, incoming: PreparedLayer, rect: Rect, board: Size, begin: Double) -> PreparedLayer
     {
         let timing = MediaTiming(beginTime: begin, duration: max(duration, 0.001), fillMode: .both)
-        func animation(_ property: LayerProperty, _ from: Double, _ to: Double) -> Animation<AnimatableValue> {
+        func animation(_ property: LayerProperty, _ from: Double, _ to: Double) -> LayerAnimation {
             .property(
                 PropertyAnimation(
-                    keyPath: property.keyPath, motion: .basic(BasicValues(from: .number(from), to: .number(to))), timing: timing,
+                    keyPath: property, motion: .basic(BasicValues(from: .number(from), to: .number(to))),
+                    timing: timing,
                     timingFunction: timingFunction, isRemovedOnCompletion: false))
         }
-        var exit: [Animation<AnimatableValue>] = []
-        var enter: [Animation<AnimatableValue>] = []
+        var exit: [LayerAnimation] = []
+        var enter: [LayerAnimation] = []
         switch kind {
         case .cut:
             break
@@ -58,14 +59,14 @@ public struct Transition: Sendable, Hashable {
         exit.insert(
             .property(
                 PropertyAnimation(
-                    keyPath: LayerProperty.opacity.keyPath,
+                    keyPath: .opacity,
                     motion: .keyframes(
                         Keyframes(values: [.number(1), .number(0)], keyTimes: [0, 1, 1], calculationMode: .discrete)),
                     timing: MediaTiming(
                         beginTime: begin, duration: kind == .cut ? 0.001 : max(duration, 0.001), fillMode: .both),
                     isRemovedOnCompletion: false)), at: 0)
         // clip (the layer's rectangle) > mover (animated) > shift (back to board coordinates) > the tree.
-        func wrap(_ tree: PreparedLayer, _ animations: [Animation<AnimatableValue>]) -> PreparedLayer {
+        func wrap(_ tree: PreparedLayer, _ animations: [LayerAnimation]) -> PreparedLayer {
             let shift = PreparedLayer(
                 wrapping: [tree],
                 in: Layer(frame: Rect(x: -rect.minX, y: -rect.minY, width: board.width, height: board.height)))

@@ -1,6 +1,8 @@
 /// An animation of one property by key path: `CABasicAnimation`, `CAKeyframeAnimation` or
-/// `CASpringAnimation`, with its timing and its additive and cumulative switches.
-public struct PropertyAnimation<Value: Interpolatable>: Sendable, Equatable {
+/// `CASpringAnimation`, with its timing and its additive and cumulative switches. `Key`
+/// names the animated property: a layer's own property type, so a key path is resolved (and
+/// a typo refused) once, when the animation is made, never when it runs.
+public struct PropertyAnimation<Value: Interpolatable, Key: Hashable & Sendable>: Sendable, Equatable {
     /// How the value moves.
     public enum Motion: Sendable, Equatable {
         case basic(BasicValues<Value>)
@@ -9,7 +11,7 @@ public struct PropertyAnimation<Value: Interpolatable>: Sendable, Equatable {
     }
 
     /// The animated property, e.g. `locations`, `opacity`, `position.x`.
-    public var keyPath: String
+    public var keyPath: Key
     public var motion: Motion
     public var timing: MediaTiming
     /// Applied to the whole animation (for keyframes, before each segment's own); `nil` is linear.
@@ -24,7 +26,7 @@ public struct PropertyAnimation<Value: Interpolatable>: Sendable, Equatable {
     public var isRemovedOnCompletion: Bool
 
     public init(
-        keyPath: String, motion: Motion, timing: MediaTiming = MediaTiming(), timingFunction: TimingFunction? = nil,
+        keyPath: Key, motion: Motion, timing: MediaTiming = MediaTiming(), timingFunction: TimingFunction? = nil,
         isAdditive: Bool = false, isCumulative: Bool = false, isRemovedOnCompletion: Bool = true
     ) {
         self.keyPath = keyPath
@@ -67,13 +69,13 @@ public struct PropertyAnimation<Value: Interpolatable>: Sendable, Equatable {
 /// `CAAnimationGroup`: animations that share a timeline. The group's local time is its
 /// children's parent time, so a child's `beginTime` counts from the group's start, and
 /// nothing of a child shows outside the group's own active window.
-public struct AnimationGroup<Value: Interpolatable>: Sendable, Equatable {
+public struct AnimationGroup<Value: Interpolatable, Key: Hashable & Sendable>: Sendable, Equatable {
     public var timing: MediaTiming
-    public var animations: [Animation<Value>]
+    public var animations: [Animation<Value, Key>]
     /// As for a property animation.
     public var isRemovedOnCompletion: Bool
 
-    public init(timing: MediaTiming, animations: [Animation<Value>], isRemovedOnCompletion: Bool = true) {
+    public init(timing: MediaTiming, animations: [Animation<Value, Key>], isRemovedOnCompletion: Bool = true) {
         self.timing = timing
         self.animations = animations
         self.isRemovedOnCompletion = isRemovedOnCompletion
@@ -81,14 +83,14 @@ public struct AnimationGroup<Value: Interpolatable>: Sendable, Equatable {
 }
 
 /// An animation attached to a layer: one property's, or a group of them.
-public indirect enum Animation<Value: Interpolatable>: Sendable, Equatable {
-    case property(PropertyAnimation<Value>)
-    case group(AnimationGroup<Value>)
+public indirect enum Animation<Value: Interpolatable, Key: Hashable & Sendable>: Sendable, Equatable {
+    case property(PropertyAnimation<Value, Key>)
+    case group(AnimationGroup<Value, Key>)
 
     /// Applies the animation, attached to a layer, at parent time `t`: reads the value
     /// beneath each animated property with `get` and writes the animated value with `set`.
     /// An animation removed on completion does nothing once its active window is over.
-    @inlinable public func apply(atParentTime t: Double, get: (String) -> Value?, set: (String, Value) -> Void) {
+    @inlinable public func apply(atParentTime t: Double, get: (Key) -> Value?, set: (Key, Value) -> Void) {
         if isRemovedOnCompletion && t >= endTime { return }
         applyInGroup(atParentTime: t, get: get, set: set)
     }
@@ -101,7 +103,7 @@ public indirect enum Animation<Value: Interpolatable>: Sendable, Equatable {
         }
     }
 
-    @inlinable func applyInGroup(atParentTime t: Double, get: (String) -> Value?, set: (String, Value) -> Void) {
+    @inlinable func applyInGroup(atParentTime t: Double, get: (Key) -> Value?, set: (Key, Value) -> Void) {
         switch self {
         case .property(let animation):
             guard let base = get(animation.keyPath),

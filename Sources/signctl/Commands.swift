@@ -14,23 +14,23 @@ struct SetText: ParsableCommand {
     var layer: String?
 
     @Option(help: "now (default: from the next frame) or loop-end (when the current text is back home).")
-    var when: String?
+    var when: When?
 
-    @Option(help: "How the new text replaces the old: cut, crossfade, slide or push (default: the layer's).")
-    var transition: String?
+    @Option(help: "How the new text replaces the old (default: the layer's).")
+    var transition: TransitionKind?
 
-    @Option(help: "Seconds the transition takes (default 0.4).")
+    @Option(help: "Seconds the transition takes (0 to 60; default 0.4).")
     var duration: Double?
+
+    @Option(help: "Unix time at which the change shows (default: at once).")
+    var at: Double?
 
     @OptionGroup var connection: Connection
 
     func run() throws {
-        var arguments: [String: JSONValue] = ["text": .string(text)]
-        if let layer { arguments["layer"] = .string(layer) }
-        if let when { arguments["when"] = .string(when) }
-        if let transition { arguments["transition"] = .string(transition) }
-        if let duration { arguments["duration"] = .double(duration) }
-        _ = try connection.request("set-text", arguments)
+        try connection.send(
+            Request.SetText(text: text, layer: layer, when: when, transition: transition, duration: duration),
+            at: at)
     }
 }
 
@@ -41,7 +41,7 @@ struct Ping: ParsableCommand {
     @OptionGroup var connection: Connection
 
     func run() throws {
-        _ = try connection.request("ping")
+        try connection.send(Request.Ping())
         print("signd is running")
     }
 }
@@ -54,7 +54,7 @@ struct Reload: ParsableCommand {
     @OptionGroup var connection: Connection
 
     func run() throws {
-        _ = try connection.request("reload")
+        try connection.send(Request.Reload())
     }
 }
 
@@ -73,9 +73,7 @@ struct SelectZone: ParsableCommand {
     @OptionGroup var connection: Connection
 
     func run() throws {
-        var arguments: [String: JSONValue] = ["zone": .string(zone)]
-        if let layer { arguments["layer"] = .string(layer) }
-        _ = try connection.request("select-zone", arguments)
+        try connection.send(Request.SelectZone(zone: zone, layer: layer))
     }
 }
 
@@ -85,7 +83,7 @@ struct Events: ParsableCommand {
         abstract: "Print the daemon's events as JSON lines as they happen (loop-end: a marquee finished a loop).")
 
     @Option(name: .customLong("event"), help: "An event to follow (repeatable; default: all).")
-    var events: [String] = []
+    var events: [EventName] = []
 
     @OptionGroup var connection: Connection
 
@@ -95,10 +93,8 @@ struct Events: ParsableCommand {
             printError("signctl: \(error)")
             throw ExitCode(3)
         }
-        var arguments: [String: JSONValue] = [:]
-        if !events.isEmpty { arguments["events"] = .array(events.map { .string($0) }) }
         do {
-            _ = try client.request("subscribe", arguments)
+            _ = try client.request(Request.Subscribe(events: events.isEmpty ? nil : events))
         } catch let error as ControlError {
             printError("signctl: \(error.message)")
             throw ExitCode(1)
@@ -133,8 +129,7 @@ struct SetProperty: ParsableCommand {
 
     func run() throws {
         let parsed = (try? JSONValue.parse(Array(value.utf8))) ?? .string(value)
-        _ = try connection.request(
-            "set-property", ["layer": .string(layer), "key_path": .string(keyPath), "value": parsed])
+        try connection.send(Request.SetProperty(layer: layer, keyPath: keyPath, value: parsed))
     }
 }
 
@@ -149,7 +144,7 @@ struct Stop: ParsableCommand {
     @OptionGroup var connection: Connection
 
     func run() throws {
-        _ = try connection.request("stop", layer.map { ["layer": .string($0)] } ?? [:])
+        try connection.send(Request.Stop(layer: layer))
     }
 }
 
@@ -163,7 +158,7 @@ struct Start: ParsableCommand {
     @OptionGroup var connection: Connection
 
     func run() throws {
-        _ = try connection.request("start", layer.map { ["layer": .string($0)] } ?? [:])
+        try connection.send(Request.Start(layer: layer))
     }
 }
 
@@ -180,6 +175,10 @@ struct LoadScene: ParsableCommand {
 
     func run() throws {
         let path = file.hasPrefix("/") ? file : FileManager.default.currentDirectoryPath + "/" + file
-        _ = try connection.request("load-scene", ["path": .string(path)])
+        try connection.send(Request.LoadScene(path: path))
     }
 }
+
+extension When: ExpressibleByArgument {}
+extension TransitionKind: ExpressibleByArgument {}
+extension EventName: ExpressibleByArgument {}

@@ -27,10 +27,16 @@ struct Connection: ParsableArguments {
     var path: String { SocketPath.resolve(flag: socket) }
 
     /// Sends one request; prints a failure and exits 1, or 3 when the daemon is unreachable.
-    func request(_ command: String, _ arguments: [String: JSONValue] = [:]) throws -> JSONValue {
+    func request(_ command: any ControlCommand, at: Double? = nil) throws -> JSONValue {
+        // Checked as the daemon will check it, so a mistake is told before anything is sent.
+        do {
+            _ = try Request(json: Request(at: at, command).json)
+        } catch {
+            throw ValidationError(error.error.message)
+        }
         do {
             let client = try ControlClient(path: path)
-            return try client.request(command, arguments)
+            return try client.request(command, at: at)
         } catch let error as ControlClient.Unreachable {
             printError("signctl: \(error)")
             throw ExitCode(3)
@@ -38,6 +44,13 @@ struct Connection: ParsableArguments {
             printError("signctl: \(error.message)")
             throw ExitCode(1)
         }
+    }
+}
+
+extension Connection {
+    /// Sends one request whose result is not printed.
+    func send(_ command: any ControlCommand, at: Double? = nil) throws {
+        _ = try request(command, at: at)
     }
 }
 

@@ -12,7 +12,7 @@ struct Status: ParsableCommand {
     @OptionGroup var connection: Connection
 
     func run() throws {
-        let status = try connection.request("status")
+        let status = try connection.request(Request.Status())
         if json {
             print(status.jsonString)
             return
@@ -23,12 +23,16 @@ struct Status: ParsableCommand {
         }
         let lateness = status["lateness_ms"]
         func ms(_ key: String) -> String { lateness?[key]?.doubleValue.map { String($0) } ?? "?" }
-        print("text:     \(status["text"]?.stringValue ?? "")")
+        print("text:     \((status["text"]?.stringValue ?? "").escapingControlCharacters)")
+        if let pending = status["pending"]?["text"]?.stringValue {
+            print("next:     \(pending.escapingControlCharacters) (at the end of this loop)")
+        }
         if let layers = status["layers"]?.arrayValue, layers.count > 1 {
             for layer in layers {
                 let shown =
                     layer["text"]?.stringValue ?? layer["zone"].flatMap { $0.stringValue.map { "zone \($0)" } } ?? ""
-                print("  layer \(layer["id"]?.stringValue ?? "?"): \(shown)")
+                let id = layer["id"]?.stringValue ?? "?"
+                print("  layer \(id.escapingControlCharacters): \(shown.escapingControlCharacters)")
             }
         }
         print("board:    \(number("width"))x\(number("height")) at \(number("fps")) fps")
@@ -42,14 +46,19 @@ struct Status: ParsableCommand {
 
     /// `name (type): state`, then the counters and last error of outputs that keep them.
     static func line(_ output: JSONValue) -> String {
-        let name = output["name"]?.stringValue ?? "?", type = output["type"]?.stringValue ?? "?"
+        let name = (output["name"]?.stringValue ?? "?").escapingControlCharacters
+        let type = (output["type"]?.stringValue ?? "?").escapingControlCharacters
         var line = "\(name) (\(type)): \(output["state"]?.stringValue ?? "?")"
         func count(_ key: String) -> String { output[key]?.doubleValue.map { String(Int64($0)) } ?? "?" }
         if output["frames_sent"] != nil {
             line += ", \(count("frames_sent")) sent, \(count("dropped")) dropped, \(count("errors")) errors"
             line += ", \(count("reconnects")) reconnects"
-            if let device = output["device"]?.stringValue { line += "\n          device: \(device)" }
-            if let error = output["last_error"]?.stringValue { line += "\n          last error: \(error)" }
+            if let device = output["device"]?.stringValue {
+                line += "\n          device: \(device.escapingControlCharacters)"
+            }
+            if let error = output["last_error"]?.stringValue {
+                line += "\n          last error: \(error.escapingControlCharacters)"
+            }
         }
         return line
     }
@@ -66,7 +75,7 @@ struct Outputs: ParsableCommand {
     @OptionGroup var connection: Connection
 
     func run() throws {
-        let result = try connection.request("outputs")
+        let result = try connection.request(Request.Outputs())
         if json {
             print(result.jsonString)
             return

@@ -10,7 +10,7 @@ import SignOutput
 func framebufferName(_ given: String?, connection: Connection) throws -> String {
     if let given { return given }
     // A daemon that answers decides; /dev/shm is searched only when none does.
-    if let client = try? ControlClient(path: connection.path), let status = try? client.request("status") {
+    if let client = try? ControlClient(path: connection.path), let status = try? client.request(Request.Status()) {
         if let shm = status["outputs"]?.arrayValue?.first(where: { $0["type"]?.stringValue == "shm" }),
             let name = shm["name"]?.stringValue
         {

@@ -144,6 +144,50 @@ struct SystemdServiceTests {
         s.stop(daemon)
     }
 
+    @Test("set-text, load-scene, restart: the saved text outlives the loaded scene and shows after the restart")
+    func savedTextOutlivesLoadedScene() throws {
+        let s = try Scratch()
+        let config = try s.write(s.config(text: "From config"))
+        let scene = try s.write(s.config(text: "Loaded scene"), "scene.toml")
+        let environment = ["STATE_DIRECTORY": s.dir.path]
+        var daemon = try s.startSignd(config: config, environment: environment)
+        _ = try s.request("set-text", ["text": "Hello at runtime"])
+        _ = try s.request("load-scene", ["path": .string(scene)])
+        let status = try s.request("status")
+        #expect(status["text"] == "Loaded scene")
+        #expect(status["scene"] == .string(scene))
+        s.stop(daemon)
+        let saved = try JSONValue.parse(Data(contentsOf: s.dir.appendingPathComponent("state.json")))
+        #expect(saved["layers"]?["main"]?["text"] == "Hello at runtime")
+        daemon = try s.startSignd(config: config, environment: environment)
+        #expect(try s.request("status")["text"] == "Hello at runtime")
+        s.stop(daemon)
+    }
+
+    @Test("a loop-end text is pending in status and on the STATUS line until it shows, then both show it")
+    func pendingTextIsReportedAsPending() throws {
+        let s = try Scratch()
+        let listener = try NotifyListener(path: s.dir.appendingPathComponent("notify").path)
+        // 64 px wide, about 100 px of text and gap at 100 px/s: a loop of about a second.
+        let config = try s.write(
+            s.config(text: "Old text here").replacingOccurrences(of: "speed = 0", with: "speed = 100"))
+        let daemon = try s.launch(
+            Paths.signd, ["run", "--config", config, "--socket", s.socket],
+            environment: ["NOTIFY_SOCKET": listener.path])
+        defer { s.stop(daemon) }
+        _ = listener.receive(for: 10) { $0.has("READY=1") }
+        _ = try s.request("set-text", ["text": "Next song", "when": "loop-end"])
+        let status = try s.request("status")
+        #expect(status["text"] == "Old text here")
+        #expect(status["pending"]?["text"] == "Next song")
+        let told = listener.receive(for: 2) { $0.value("STATUS") != nil }
+        #expect(told.last?.value("STATUS")?.contains(#""Old text here" (next: "Next song")"#) == true)
+        let shown = listener.receive(for: 5) { $0.value("STATUS")?.contains(#""Next song" ·"#) == true }
+        #expect(shown.last?.value("STATUS")?.contains("next:") == false)
+        let after = try s.request("status")
+        #expect(after["text"] == "Next song" && after["pending"] == nil)
+    }
+
     @Test("kill -9 in the middle of saving leaves the previous state, which is restored")
     func killDuringSave() throws {
         let s = try Scratch()

@@ -149,7 +149,7 @@ struct ConfigLoaderTests {
             Issue.record("expected a gradient layer with a property animation")
             return
         }
-        #expect(a.keyPath == "locations")
+        #expect(a.keyPath == .locations)
         #expect(a.timing == MediaTiming(duration: 1.7, repeatCount: .infinity, fillMode: .both))
         #expect(a.timingFunction == .easeInEaseOut)
         #expect(a.motion == .basic(BasicValues(from: .numbers([0, 0, 0.25]), to: .numbers([0.75, 1, 1]))))

@@ -17,14 +17,10 @@ final class ServerFixture {
         let scene = Scene(
             width: 64, height: 16,
             layers: [TextLayer(id: "main", text: "Now Playing"), TextLayer(id: "footer", text: "x")])
-        store = SceneStore(try PreparedScene(scene, beginTime: 0, fonts: Self.fonts), fonts: Self.fonts)
+        store = try SceneStore(config: scene, fonts: Self.fonts)
         let clock = FrameClock(fps: 60) { _ in }
         server = ControlServer(
-            path: path,
-            commands: CommandHandler(store: store, clock: clock, startedAt: MonotonicClock.now()))
-        var hooks = CommandHandler.Hooks()
-        hooks.events = EventBus()
-        server.commands.install(hooks)
+            path: path, plane: ControlPlane(store: store, clock: clock, startedAt: MonotonicClock.now()))
         try server.start(mode: 0o660, group: nil)
     }
 
@@ -169,12 +165,53 @@ struct ControlServerTests {
         #expect(try f.client().request("ping") == [:])
     }
 
+    @Test("a ping from one client is answered while another client's long text is being prepared")
+    func pingDuringLongSetText() throws {
+        let f = try ServerFixture()
+        let busy = try f.client()
+        let text = String(repeating: "Now Playing 안녕하세요 ", count: 400)
+        try busy.send(raw: Array((Request(id: 1, Request.SetText(text: text)).line + "\n").utf8))
+        // Let the server read the set-text first; the ping must not queue behind its layout.
+        Thread.sleep(forTimeInterval: 0.02)
+        #expect(try f.client().request(Request.Ping()) == [:])
+        var poller = pollfd(fd: busy.descriptor, events: Int16(POLLIN), revents: 0)
+        #expect(poll(&poller, 1, 0) == 0, "the long set-text should still be in preparation")
+        let done = try #require(try busy.readLine())
+        #expect(Response(line: done).outcome.isSuccess)
+    }
+
+    @Test("set-text with a future at is answered scheduled, pending until then, then shown")
+    func scheduledSetText() throws {
+        let f = try ServerFixture()
+        let c = try f.client()
+        let at = Date().timeIntervalSince1970 + 0.6
+        #expect(try c.request(Request.SetText(text: "Later"), at: at) == ["scheduled": true])
+        let before = try c.request(Request.Status())
+        #expect(before["text"] == "Now Playing")
+        #expect(before["pending"]?["text"] == "Later")
+        Thread.sleep(forTimeInterval: 0.9)
+        #expect(try c.request(Request.Status())["text"] == "Later")
+    }
+
+    @Test("a reload or a property change with a future at runs then, not before")
+    func scheduledChange() throws {
+        let f = try ServerFixture()
+        let c = try f.client()
+        let at = Date().timeIntervalSince1970 + 0.6
+        #expect(try c.request(Request.Stop(), at: at) == ["scheduled": true])
+        #expect(try c.request(Request.Status())["layers"]?.arrayValue?.first?["stopped"] == nil)
+        Thread.sleep(forTimeInterval: 0.9)
+        #expect(try c.request(Request.Status())["layers"]?.arrayValue?.first?["stopped"] == true)
+        #expect(throws: ControlError.self) {
+            try c.request(Request.Ping(), at: Date().timeIntervalSince1970 + 2 * 86400)
+        }
+    }
+
     @Test("a stale socket file is replaced; a live socket is not taken over")
     func staleSocket() throws {
         let f = try ServerFixture()
         let clash = ControlServer(
-            path: f.path,
-            commands: CommandHandler(store: f.store, clock: FrameClock(fps: 60) { _ in }, startedAt: 0))
+            path: f.path, plane: ControlPlane(store: f.store, clock: FrameClock(fps: 60) { _ in }, startedAt: 0))
         #expect(throws: ControlServer.Error.self) { try clash.start(mode: 0o660, group: nil) }
         #expect(try f.client().request("ping") == [:])
     }

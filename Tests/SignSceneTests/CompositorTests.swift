@@ -65,7 +65,7 @@ struct CompositorTests {
         moving.animations = [
             .property(
                 PropertyAnimation(
-                    keyPath: "transform.translation.x",
+                    keyPath: .translationX,
                     motion: .basic(BasicValues(from: .number(0), to: .number(4))), timing: MediaTiming(duration: 1)))
         ]
         func container(_ sublayers: [Layer]) -> Layer {
@@ -103,7 +103,7 @@ struct CompositorTests {
         gradient.animations = [
             .property(
                 PropertyAnimation(
-                    keyPath: "locations", motion: .basic(BasicValues(from: .numbers([0, 1]), to: .numbers([0.5, 1]))),
+                    keyPath: .locations, motion: .basic(BasicValues(from: .numbers([0, 1]), to: .numbers([0.5, 1]))),
                     timing: MediaTiming(duration: 1)))
         ]
         #expect(try PreparedLayer(gradient, fonts: Self.fonts).extent == Rect(x: 2, y: 20, width: 8, height: 4))
@@ -111,7 +111,7 @@ struct CompositorTests {
         moving.animations.append(
             .property(
                 PropertyAnimation(
-                    keyPath: "position.y", motion: .basic(BasicValues(from: .number(22), to: .number(0))),
+                    keyPath: .positionY, motion: .basic(BasicValues(from: .number(22), to: .number(0))),
                     timing: MediaTiming(duration: 1))))
         #expect(try PreparedLayer(moving, fonts: Self.fonts).extent == nil)
         let shape = Layer(
@@ -134,7 +134,7 @@ struct CompositorTests {
         layer.animations = [
             .property(
                 PropertyAnimation(
-                    keyPath: "opacity", motion: .basic(BasicValues(from: .number(0), to: .number(1))),
+                    keyPath: .opacity, motion: .basic(BasicValues(from: .number(0), to: .number(1))),
                     timing: MediaTiming(duration: 1)))
         ]
         #expect(try render([layer], at: 0.5).pixel(x: 0, y: 0) == Color(red: 128, green: 128, blue: 128))
@@ -147,7 +147,7 @@ struct CompositorTests {
             l.animations = [
                 .property(
                     PropertyAnimation(
-                        keyPath: "opacity", motion: .basic(BasicValues(from: .number(1), to: .number(0.2))),
+                        keyPath: .opacity, motion: .basic(BasicValues(from: .number(1), to: .number(0.2))),
                         timing: MediaTiming(duration: 1, fillMode: .forwards), isRemovedOnCompletion: removed))
             ]
             return l

@@ -49,23 +49,23 @@ struct LayerControlTests {
         panel.animations = [
             .property(
                 PropertyAnimation(
-                    keyPath: "opacity", motion: .basic(BasicValues(from: .number(0), to: .number(1))),
+                    keyPath: .opacity, motion: .basic(BasicValues(from: .number(0), to: .number(1))),
                     timing: MediaTiming(duration: 10, repeatCount: .infinity)))
         ]
         let scene = try PreparedScene(
             Scene(width: 4, height: 1, layers: [.layer(panel)]), beginTime: 0, fonts: Self.fonts)
         let red = try scene.settingProperty(
-            "backgroundColor", to: AnimatableValue(Color(red: 255, green: 0, blue: 0)), ofLayer: 0, sublayer: nil,
+            .backgroundColor, to: AnimatableValue(Color(red: 255, green: 0, blue: 0)), ofLayer: 0, sublayer: nil,
             now: 5, fonts: Self.fonts)
         // At 5 s the opacity animation is half-way, as if nothing had been set: 255 * 0.5.
         #expect(Renderer.render(red, at: 5).pixel(x: 0, y: 0) == Color(red: 128, green: 0, blue: 0))
         #expect(throws: PreparedScene.PropertyChangeError.self) {
             try scene.settingProperty(
-                "locations", to: .numbers([0, 1]), ofLayer: 0, sublayer: nil, now: 5, fonts: Self.fonts)
+                .locations, to: .numbers([0, 1]), ofLayer: 0, sublayer: nil, now: 5, fonts: Self.fonts)
         }
         #expect(throws: PreparedScene.PropertyChangeError.self) {
             try scene.settingProperty(
-                "opacity", to: .point(.zero), ofLayer: 0, sublayer: nil, now: 5, fonts: Self.fonts)
+                .opacity, to: .point(.zero), ofLayer: 0, sublayer: nil, now: 5, fonts: Self.fonts)
         }
     }
 }

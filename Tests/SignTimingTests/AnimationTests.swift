@@ -4,7 +4,7 @@ import Testing
 
 @Suite("Animations")
 struct AnimationTests {
-    func basic(_ values: BasicValues<Double>, duration: Double = 1) -> PropertyAnimation<Double> {
+    func basic(_ values: BasicValues<Double>, duration: Double = 1) -> PropertyAnimation<Double, String> {
         PropertyAnimation(keyPath: "opacity", motion: .basic(values), timing: MediaTiming(duration: duration))
     }
 
@@ -92,7 +92,7 @@ struct AnimationTests {
 
     @Test("a child's beginTime counts from its group's start, and the group clips it")
     func groupTime() {
-        let child = PropertyAnimation<Double>(
+        let child = PropertyAnimation<Double, String>(
             keyPath: "x", motion: .basic(BasicValues(from: 0, to: 10)),
             timing: MediaTiming(beginTime: 1, duration: 2, fillMode: .both))
         let group = Animation.group(
@@ -112,7 +112,7 @@ struct AnimationTests {
     @Test("a spring animation moves between its ends along the oscillator")
     func springAnimation() {
         let spring = Spring(damping: 5)
-        let a = PropertyAnimation<Double>(
+        let a = PropertyAnimation<Double, String>(
             keyPath: "position.x", motion: .spring(BasicValues(from: 0, to: 640), spring),
             timing: MediaTiming(duration: 2))
         #expect(abs(a.value(atParentTime: 0.3, base: 0)! - 640 * spring.fraction(at: 0.3)) < 1e-9)
@@ -120,7 +120,7 @@ struct AnimationTests {
 
     @Test("locations arrays interpolate element by element (the seed shimmer)")
     func locations() {
-        let a = PropertyAnimation<[Double]>(
+        let a = PropertyAnimation<[Double], String>(
             keyPath: "locations", motion: .basic(BasicValues(from: [0, 0, 0.25], to: [0.75, 1, 1])),
             timing: MediaTiming(duration: 1.7, repeatCount: .infinity))
         #expect(a.value(atParentTime: 0, base: [0.25, 0.5, 0.75]) == [0, 0, 0.25])

@@ -1,0 +1,90 @@
+import SignControl
+import SignOutput
+import SignScene
+
+/// What `status`, systemd's STATUS line and every transport report: one reading of the
+/// scene on screen now, so they never disagree. A text waiting for the end of a loop (or
+/// for a request's `at`) is reported as `pending`, never as shown.
+enum StatusReport {
+    /// An output in `status`: name, type, state, and the counters of outputs that keep them.
+    static func describe(_ output: any FrameSink) -> JSONValue {
+        var entry: [String: JSONValue] = [
+            "name": .string(output.name), "type": .string(output.kind), "state": .string(output.state.rawValue),
+        ]
+        if let c = output.counters {
+            entry["frames_sent"] = .int(Int64(c.framesSent))
+            entry["dropped"] = .int(Int64(c.dropped))
+            entry["errors"] = .int(Int64(c.errors))
+            entry["reconnects"] = .int(Int64(c.reconnects))
+            entry["last_error"] = c.lastError.map { .string($0) } ?? .null
+            entry["device"] = c.device.map { .string($0) } ?? .null
+        }
+        return .object(entry)
+    }
+
+    /// The main layer's text on screen at scene time `now`, and its pending change.
+    static func mainText(_ scene: PreparedScene, at now: Double) -> (
+        shown: String, pending: (text: String, from: Double)?
+    ) {
+        guard let index = scene.scene.mainLayerID.flatMap(scene.slotIndex(of:)) else { return ("", nil) }
+        return (scene.text(ofLayer: index, at: now), scene.pendingText(ofLayer: index, at: now))
+    }
+
+    static func pending(_ p: (text: String, from: Double)) -> JSONValue {
+        ["text": .string(p.text), "from": .double((p.from * 1000).rounded() / 1000)]
+    }
+}
+
+extension ControlPlane {
+    /// The `status` result: what is shown, how the clock keeps time, how the outputs fare.
+    func status() -> [String: JSONValue] {
+        let scene = store.scene
+        let now = clock.sceneTime()
+        let stats = clock.stats
+        let layers: [JSONValue] = scene.scene.layers.indices.map { i in
+            var entry: [String: JSONValue] = ["id": .string(scene.scene.layers[i].id)]
+            if scene.scene.layers[i].text != nil { entry["text"] = .string(scene.text(ofLayer: i, at: now)) }
+            if let pending = scene.pendingText(ofLayer: i, at: now) { entry["pending"] = StatusReport.pending(pending) }
+            if case .spotlight(let s) = scene.scene.layers[i] {
+                entry["zone"] = .string(s.zones[s.selected].name ?? String(s.selected))
+            }
+            if scene.slots[i].pausedAt != nil { entry["stopped"] = true }
+            return .object(entry)
+        }
+        func ms(_ ns: UInt64) -> JSONValue { .double((Double(ns) / 1e3).rounded() / 1e3) }
+        let main = StatusReport.mainText(scene, at: now)
+        var result: [String: JSONValue] = [
+            "text": .string(main.shown),
+            "fps": .double(clock.fps),
+            "frames": .int(Int64(stats.frames)),
+            "dropped": .int(Int64(stats.dropped)),
+            "uptime_s": .double((Double(MonotonicClock.now() - startedAt) / 1e6).rounded() / 1e3),
+            "width": .int(Int64(scene.scene.width)),
+            "height": .int(Int64(scene.scene.height)),
+            "lateness_ms": [
+                "p50": ms(stats.lateness.quantile(0.5)), "p99": ms(stats.lateness.quantile(0.99)),
+                "max": ms(stats.lateness.max),
+            ],
+            "layers": .array(layers),
+            "outputs": .array(hooks.outputs().map(StatusReport.describe)),
+            "scene": store.runtime.loaded.map { .string($0.path) } ?? .null,
+        ]
+        if let pending = main.pending { result["pending"] = StatusReport.pending(pending) }
+        return result
+    }
+
+    /// `STATUS=` for systemd: frame rate, the main text on screen (and a pending one), the
+    /// outputs and their states; one line, whatever the texts contain.
+    func statusLine() -> String {
+        let main = StatusReport.mainText(store.scene, at: clock.sceneTime())
+        func short(_ text: String) -> String {
+            let shown = text.escapingControlCharacters
+            return shown.count > 60 ? String(shown.prefix(57)) + "..." : shown
+        }
+        let next = main.pending.map { " (next: \"\(short($0.text))\")" } ?? ""
+        let outputs = hooks.outputs().map { "\($0.name.escapingControlCharacters) \($0.state.rawValue)" }
+            .joined(separator: ", ")
+        return
+            "STATUS=\(clock.fps.formatted) fps · \"\(short(main.shown))\"\(next) · outputs: \(outputs.isEmpty ? "none" : outputs)"
+    }
+}

@@ -1,0 +1,23 @@
+import SignGraphics
+
+/// What preparing a layer needs besides the layer: the board it is drawn on, the fonts its
+/// text is laid out with and the icons its markup names. One value, handed down, instead of
+/// the same parameters threaded through every call.
+public struct PreparationContext: Sendable {
+    public var boardWidth: Int
+    public var boardHeight: Int
+    public var fonts: FontLibrary
+    public var icons: [String: ImageBitmap]
+
+    public init(boardWidth: Int, boardHeight: Int, fonts: FontLibrary, icons: [String: ImageBitmap] = [:]) {
+        self.boardWidth = boardWidth
+        self.boardHeight = boardHeight
+        self.fonts = fonts
+        self.icons = icons
+    }
+
+    /// The context of a scene's board and icons.
+    public init(_ scene: Scene, fonts: FontLibrary) {
+        self.init(boardWidth: scene.width, boardHeight: scene.height, fonts: fonts, icons: scene.icons)
+    }
+}

@@ -1,0 +1,113 @@
+import NIOCore
+import NIOEmbedded
+import SignControl
+import SignGraphics
+import SignScene
+import Testing
+
+@testable import SignDaemon
+
+/// The socket adapter without a socket: bytes in through an embedded channel, response lines out.
+@Suite("ControlConnection")
+struct ControlConnectionTests {
+    static let fonts = try! FontLibrary()
+
+    static func plane() throws -> ControlPlane {
+        let scene = Scene(width: 64, height: 16, layers: [TextLayer(id: "main", text: "Now Playing")])
+        return ControlPlane(
+            store: try SceneStore(config: scene, fonts: fonts), clock: FrameClock(fps: 60) { _ in }, startedAt: 0)
+    }
+
+    static func channel(_ plane: ControlPlane) throws -> EmbeddedChannel {
+        let channel = EmbeddedChannel()
+        try channel.pipeline.syncOperations.addHandler(ByteToMessageHandler(LineFrameDecoder()))
+        try channel.pipeline.syncOperations.addHandler(ControlConnectionHandler(plane: plane))
+        return channel
+    }
+
+    /// Every response line written so far, as JSON.
+    static func responses(_ channel: EmbeddedChannel) throws -> [JSONValue] {
+        channel.embeddedEventLoop.run()
+        var lines: [JSONValue] = []
+        while let buffer = try channel.readOutbound(as: ByteBuffer.self) {
+            for line in buffer.readableBytesView.split(separator: UInt8(ascii: "\n")) {
+                lines.append(try JSONValue.parse(Array(line)))
+            }
+        }
+        return lines
+    }
+
+    @Test("a request fed one byte at a time is answered once, when its newline arrives")
+    func byteAtATime() throws {
+        let channel = try Self.channel(try Self.plane())
+        for byte in Array(#"{"id": 1, "cmd": "ping"}"#.utf8) {
+            try channel.writeInbound(channel.allocator.buffer(bytes: [byte]))
+            #expect(try Self.responses(channel).isEmpty)
+        }
+        try channel.writeInbound(channel.allocator.buffer(bytes: [UInt8(ascii: "\r"), UInt8(ascii: "\n")]))
+        #expect(try Self.responses(channel) == [["id": 1, "ok": true, "result": [:]]])
+    }
+
+    @Test("a bad line gets its error and the connection goes on")
+    func badLine() throws {
+        let channel = try Self.channel(try Self.plane())
+        try channel.writeInbound(channel.allocator.buffer(string: "nonsense\n\n{\"id\": 2, \"cmd\": \"ping\"}\n"))
+        let r = try Self.responses(channel)
+        #expect(r.count == 2)
+        #expect(r.first?["error"]?["code"] == "bad-request")
+        #expect(r.last?["id"] == 2)
+    }
+
+    @Test("a line over 64 KiB is answered request-too-large, then the connection closes")
+    func tooLarge() throws {
+        let channel = try Self.channel(try Self.plane())
+        try channel.writeInbound(
+            channel.allocator.buffer(
+                bytes: [UInt8](repeating: UInt8(ascii: "x"), count: ControlMessage.maxRequestLength + 1)))
+        let r = try Self.responses(channel)
+        #expect(r.map { $0["error"]?["code"] } == ["request-too-large"])
+        #expect(!channel.isActive)
+    }
+
+    @Test("a last request without its newline, then a half-close, is answered before the connection closes")
+    func halfClose() throws {
+        let channel = try Self.channel(try Self.plane())
+        try channel.writeInbound(
+            channel.allocator.buffer(string: #"{"id": 1, "cmd": "ping"}"# + "\n" + #"{"id": 2, "cmd": "status"}"#))
+        channel.pipeline.fireUserInboundEventTriggered(ChannelEvent.inputClosed)
+        let r = try Self.responses(channel)
+        #expect(r.map { $0["id"] } == [1, 2])
+        #expect(r.last?["result"]?["text"] == "Now Playing")
+        #expect(!channel.isActive)
+    }
+
+    @Test("pipelined requests are answered in request order, a slow change before quick reads included")
+    func orderAcrossLanes() async throws {
+        let plane = try Self.plane()
+        let channel = try await NIOAsyncTestingChannel { channel in
+            try channel.pipeline.syncOperations.addHandler(ByteToMessageHandler(LineFrameDecoder()))
+            try channel.pipeline.syncOperations.addHandler(ControlConnectionHandler(plane: plane))
+        }
+        let long = String(repeating: "Now Playing ", count: 600)
+        var batch = Request(id: 0, Request.SetText(text: long)).line + "\n"
+        for id in 1...10 {
+            batch += Request(id: .int(Int64(id)), id % 2 == 0 ? Request.Ping() : Request.Status()).line + "\n"
+        }
+        batch += Request(id: 11, Request.SetText(text: "Last")).line + "\n"
+        batch += Request(id: 12, Request.Status()).line + "\n"
+        try await channel.writeInbound(channel.allocator.buffer(string: batch))
+        var ids: [JSONValue] = []
+        var last: JSONValue = .null
+        while ids.count < 13 {
+            let buffer = try await channel.waitForOutboundWrite(as: ByteBuffer.self)
+            for line in buffer.readableBytesView.split(separator: UInt8(ascii: "\n")) {
+                last = try JSONValue.parse(Array(line))
+                ids.append(last["id"] ?? .null)
+            }
+        }
+        #expect(ids == (0...12).map { .int(Int64($0)) })
+        // The status after the last change saw it: changes and reads keep their order too.
+        #expect(last["result"]?["text"] == "Last")
+        _ = try await channel.finish()
+    }
+}
