@@ -141,6 +141,18 @@ extension ConfigReader {
             guard values.count == array.count, count == nil || values.count == count else { return nil }
             return values
         }
+        // Animation values are checked like requests' values: finite, within the limit.
+        let limit = PropertyValue.maxMagnitude
+        if let n = raw.double ?? raw.int.map(Double.init), !(n.isFinite && abs(n) <= limit) {
+            problem(path, "must be a finite number from -\(Int(limit)) to \(Int(limit))")
+            return nil
+        }
+        if let array = raw.array,
+            array.contains(where: { v in (v.double ?? v.int.map(Double.init)).map { !($0.isFinite && abs($0) <= limit) } ?? false })
+        {
+            problem(path, "numbers must be finite, from -\(Int(limit)) to \(Int(limit))")
+            return nil
+        }
         let parsed: AnimatableValue?
         switch kind {
         case .number: parsed = (raw.double ?? raw.int.map(Double.init)).map { .number($0) }

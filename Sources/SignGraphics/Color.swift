@@ -57,8 +57,10 @@ public struct Color: Sendable, Hashable {
     public func interpolated(to other: Color, fraction: Double) -> Color {
         func mix(_ a: UInt8, _ b: UInt8) -> UInt8 {
             // Rounded half up by truncation (no libm call): the value is clamped to 0...255 first.
-            let v = (Double(a) + (Double(b) - Double(a)) * fraction).clamped(to: 0...255)
-            return UInt8(truncatingIfNeeded: Int(v + 0.5))
+            let v = Double(a) + (Double(b) - Double(a)) * fraction
+            // A fraction that is not a number (a degenerate gradient axis) takes the first colour.
+            guard !v.isNaN else { return a }
+            return UInt8(truncatingIfNeeded: Int(v.clamped(to: 0...255) + 0.5))
         }
         return Color(
             red: mix(red, other.red), green: mix(green, other.green), blue: mix(blue, other.blue),

@@ -55,8 +55,25 @@ public struct Rect: Sendable, Hashable {
 
     /// Whole pixels touched by the rectangle, clipped to `0..<width` x `0..<height`.
     public func pixelBounds(clippedTo width: Int, _ height: Int) -> (x0: Int, y0: Int, x1: Int, y1: Int) {
-        let x0 = max(0, Int(minX.rounded(.down))), y0 = max(0, Int(minY.rounded(.down)))
-        let x1 = min(width, Int(maxX.rounded(.up))), y1 = min(height, Int(maxY.rounded(.up)))
+        let x0 = max(0, Int(pixel: minX, .down)), y0 = max(0, Int(pixel: minY, .down))
+        let x1 = min(width, Int(pixel: maxX, .up)), y1 = min(height, Int(pixel: maxY, .up))
         return (x0, y0, max(x0, x1), max(y0, y1))
+    }
+}
+
+extension Int {
+    /// Bound of a pixel coordinate: far beyond any board, far inside `Int`, so that sums of a
+    /// few coordinates never overflow.
+    public static let pixelLimit = 1 << 40
+
+    /// `value` rounded by `rule` and clamped to ±`pixelLimit` (NaN is 0): how geometry,
+    /// whatever animations or clients made of it, becomes a pixel index without trapping.
+    @inlinable public init(pixel value: Double, _ rule: FloatingPointRoundingRule = .towardZero) {
+        let rounded = value.rounded(rule)
+        if rounded.isNaN {
+            self = 0
+        } else {
+            self = Int(Swift.max(-Double(Int.pixelLimit), Swift.min(Double(Int.pixelLimit), rounded)))
+        }
     }
 }

@@ -85,9 +85,9 @@ extension Canvas {
                     let p: Pixel
                     switch scaling {
                     case .nearest:
-                        p = texel(Int((u + 0.5).rounded(.down)), Int((v + 0.5).rounded(.down)))
+                        p = texel(Int(pixel: u + 0.5, .down), Int(pixel: v + 0.5, .down))
                     case .linear:
-                        let x0 = Int(u.rounded(.down)), y0 = Int(v.rounded(.down))
+                        let x0 = Int(pixel: u, .down), y0 = Int(pixel: v, .down)
                         let fx = Float(u - Double(x0)), fy = Float(v - Double(y0))
                         let top = texel(x0, y0) * (1 - fx) + texel(x0 + 1, y0) * fx
                         let bottom = texel(x0, y0 + 1) * (1 - fx) + texel(x0 + 1, y0 + 1) * fx

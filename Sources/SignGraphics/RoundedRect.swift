@@ -93,8 +93,8 @@ extension Canvas {
                     // row is far enough from the top and bottom, so are the columns far
                     // enough from both sides.
                     let dy = min(cy - rect.minY, rect.maxY - cy), m = dy >= r ? reach : max(r, reach)
-                    let first = Int((rect.minX + m - 0.5).rounded(.up))
-                    let end = Int((rect.maxX - m - 0.5).rounded(.down)) + 1
+                    let first = Int(pixel: rect.minX + m - 0.5, .up)
+                    let end = Int(pixel: rect.maxX - m - 0.5, .down) + 1
                     let inner = dy >= reach && first < end ? first..<end : 0..<0
                     // A stroke visits only the columns on either side of its untouched middle.
                     let split = lineWidth != nil && !inner.isEmpty

@@ -21,11 +21,11 @@ struct StripSampler {
     /// `smooth`, else floored to whole pixels; with `tilePeriod`, copies repeat sideways.
     init(origin: Point, smooth: Bool, width: Int, height: Int, tilePeriod: Double?) {
         let ox = smooth ? origin.x : origin.x.rounded(.down), oy = smooth ? origin.y : origin.y.rounded(.down)
-        baseX = Int(ox.rounded(.down))
-        baseY = Int(oy.rounded(.down))
+        baseX = Int(pixel: ox, .down)
+        baseY = Int(pixel: oy, .down)
         self.width = width
         self.height = height
-        period = tilePeriod.map { Int($0.rounded()) } ?? 0
+        period = tilePeriod.map { Int(pixel: $0, .toNearestOrAwayFromZero) } ?? 0
         wx1 = Float(ox - ox.rounded(.down))
         wx0 = 1 - wx1
         wy1 = Float(oy - oy.rounded(.down))

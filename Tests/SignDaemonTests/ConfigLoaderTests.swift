@@ -251,4 +251,24 @@ struct ConfigLoaderTests {
                 "t.toml:4: layer[0].animation[0].key_path: unknown key path \"opactiy\" (did you mean \"opacity\"?) (one of: \(ConfigReader.valueKinds.keys.sorted().joined(separator: ", ")))"
             ])
     }
+
+    @Test("animation values that are not finite, or beyond the limit, are config problems", arguments: ["nan", "inf", "-inf", "1e308"])
+    func nonFiniteAnimationValues(value: String) {
+        let source = """
+            [[layer]]
+            type = "plain"
+            [[layer.animation]]
+            key_path = "position"
+            from = [0, \(value)]
+            to = [1, 1]
+            [[layer.animation]]
+            key_path = "opacity"
+            values = [0, \(value)]
+            """
+        #expect(
+            problems(source) == [
+                "t.toml:5: layer[0].animation[0].from: numbers must be finite, from -1000000 to 1000000",
+                "t.toml:9: layer[0].animation[1].values[1]: must be a finite number from -1000000 to 1000000",
+            ])
+    }
 }
