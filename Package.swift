@@ -65,6 +65,17 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
 
+        // Fuzz targets: libFuzzer drives them in a -DFUZZING build (`make fuzz`); a plain build
+        // replays the corpus through them.
+        .executableTarget(
+            name: "signd-fuzz",
+            dependencies: [
+                "SignDaemon", "SignControl", "SignScene", "SignGraphics",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOEmbedded", package: "swift-nio"),
+            ],
+            path: "Fuzz", exclude: ["Corpus"]),
+
         .testTarget(name: "SignTimingTests", dependencies: ["SignTiming"]),
         .testTarget(name: "SignGraphicsTests", dependencies: ["SignGraphics"]),
         .testTarget(name: "SignSceneTests", dependencies: ["SignScene"]),

@@ -8,20 +8,28 @@ import TOMLKit
 public enum ConfigLoader {
     /// Reads and checks the file at `path`, fonts included.
     public static func load(path: String, fonts: FontLibrary) throws(ConfigError) -> DaemonConfig {
-        let source: String
+        let bytes: [UInt8]
         do {
-            source = try String(contentsOfFile: path, encoding: .utf8)
+            bytes = try RegularFile.read(path, limit: TOMLGuard.maxFileSize)
         } catch {
             throw ConfigError(problems: [
-                ConfigProblem(
-                    file: path, line: 0, key: "-", message: "cannot read the file: \(error.localizedDescription)")
+                ConfigProblem(file: path, line: 0, key: "-", message: "cannot read the file: \(error.message)")
             ])
+        }
+        guard let source = String(bytes: bytes, encoding: .utf8) else {
+            throw ConfigError(problems: [ConfigProblem(file: path, line: 0, key: "-", message: "the file is not UTF-8")]
+            )
         }
         return try parse(source, file: path, fonts: fonts)
     }
 
     /// Checks `source` (named `file` in problems); with `fonts`, also that every font opens.
     public static func parse(_ source: String, file: String, fonts: FontLibrary?) throws(ConfigError) -> DaemonConfig {
+        if let refused = TOMLGuard.check(source) {
+            throw ConfigError(problems: [
+                ConfigProblem(file: file, line: refused.line, key: "-", message: refused.message)
+            ])
+        }
         let root: TOMLTable
         do {
             root = try TOMLTable(string: source)
@@ -160,7 +168,7 @@ public enum ConfigLoader {
             }
             if let fonts {
                 for (key, spec) in [("font", layer.font)] + layer.fallbacks.map({ ("fallback_fonts", $0) }) {
-                    do { try fonts.validate(spec) } catch { r.problem("\(path).\(key)", "\(error)") }
+                    if let problem = fonts.problem(with: spec) { r.problem("\(path).\(key)", problem) }
                 }
             }
             if let v = r.color(t, "color", at: path) { layer.color = v }

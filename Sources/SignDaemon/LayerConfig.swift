@@ -18,9 +18,18 @@ extension ConfigReader {
     static let shapeKeys: Set<String> = ["path", "fill", "stroke", "stroke_colors", "line_width"]
     static let imageKeys: Set<String> = ["image", "scaling"]
 
-    /// A layer of `type` in a parent of `parentSize` (the board, for a top-level layer).
-    mutating func layer(_ t: TOMLTable, type: String, at path: String, parentSize: Size, fonts: FontLibrary?) -> Layer?
-    {
+    /// Deepest nesting of masks and sublayers under a top-level layer.
+    static let maxLayerDepth = 16
+
+    /// A layer of `type` in a parent of `parentSize` (the board, for a top-level layer),
+    /// `depth` levels of masks and sublayers below the top.
+    mutating func layer(
+        _ t: TOMLTable, type: String, at path: String, parentSize: Size, fonts: FontLibrary?, depth: Int = 0
+    ) -> Layer? {
+        guard depth <= Self.maxLayerDepth else {
+            problem(path, "masks and sublayers nest at most \(Self.maxLayerDepth) deep")
+            return nil
+        }
         if type == "shimmer" { return shimmer(t, at: path, parentSize: parentSize, fonts: fonts) }
         var allowed = Self.commonKeys
         switch type {
@@ -51,13 +60,14 @@ extension ConfigReader {
         }
         if let mask = table(t, "mask", at: path) {
             let type = string(mask, "type", at: "\(path).mask") ?? "plain"
-            layer.mask = self.layer(mask, type: type, at: "\(path).mask", parentSize: layer.size, fonts: fonts)
+            layer.mask = self.layer(
+                mask, type: type, at: "\(path).mask", parentSize: layer.size, fonts: fonts, depth: depth + 1)
         }
         layer.sublayers = tables(t, "sublayer", at: path).enumerated().compactMap { i, sub in
             let subPath = "\(path).sublayer[\(i)]"
             return self.layer(
                 sub, type: string(sub, "type", at: subPath) ?? "plain", at: subPath, parentSize: layer.size,
-                fonts: fonts)
+                fonts: fonts, depth: depth + 1)
         }
         layer.animations = animations(t, at: path)
         return layer
@@ -98,7 +108,7 @@ extension ConfigReader {
         }
         if let fonts {
             for (key, spec) in [("font", primary)] + fallbacks.map({ ("fallback_fonts", $0) }) {
-                do { try fonts.validate(spec) } catch { problem("\(path).\(key)", "\(error)") }
+                if let message = fonts.problem(with: spec) { problem("\(path).\(key)", message) }
             }
         }
         return (primary, fallbacks)

@@ -3,22 +3,23 @@ import SignControl
 
 /// Splits the control stream into request lines. A line longer than the limit is reported
 /// once as `.tooLarge` and everything after it is discarded (the connection is closing).
-final class LineFrameDecoder: ByteToMessageDecoder {
-    enum Frame {
+public final class LineFrameDecoder: ByteToMessageDecoder {
+    /// A request line, or the news that one was over the limit.
+    public enum Frame {
         case line(ByteBuffer)
         case tooLarge
     }
-    typealias InboundOut = Frame
+    public typealias InboundOut = Frame
 
     private let maxLength: Int
     private var scanned = 0
     private var discarding = false
 
-    init(maxLength: Int = ControlMessage.maxRequestLength) {
+    public init(maxLength: Int = ControlMessage.maxRequestLength) {
         self.maxLength = maxLength
     }
 
-    func decode(context: ChannelHandlerContext, buffer: inout ByteBuffer) throws -> DecodingState {
+    public func decode(context: ChannelHandlerContext, buffer: inout ByteBuffer) throws -> DecodingState {
         if discarding {
             buffer.moveReaderIndex(to: buffer.writerIndex)
             return .needMoreData
@@ -40,7 +41,9 @@ final class LineFrameDecoder: ByteToMessageDecoder {
         return .needMoreData
     }
 
-    func decodeLast(context: ChannelHandlerContext, buffer: inout ByteBuffer, seenEOF: Bool) throws -> DecodingState {
+    public func decodeLast(context: ChannelHandlerContext, buffer: inout ByteBuffer, seenEOF: Bool) throws
+        -> DecodingState
+    {
         while try decode(context: context, buffer: &buffer) == .continue {}
         // A last request without its newline is still a request.
         if !discarding, buffer.readableBytes > 0, let line = buffer.readSlice(length: buffer.readableBytes) {

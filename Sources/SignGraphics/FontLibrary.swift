@@ -42,8 +42,18 @@ public final class FontLibrary: Sendable {
     public var renderedGlyphCount: Int { state.withLock { $0.rendered } }
 
     /// Opens a face, so a config can be checked before it is used.
+    /// Why `spec` cannot be used, for a person; `nil` when it opens.
+    public func problem(with spec: FontSpec) -> String? {
+        switch state.withLock({ state in Result { () throws(FreeTypeError) in _ = try face(spec, in: state) } }) {
+        case .success: return nil
+        case .failure(let error): return error.description
+        }
+    }
+
     public func validate(_ spec: FontSpec) throws(FreeTypeError) {
-        try state.withLock { state throws(FreeTypeError) in _ = try face(spec, in: state) }
+        // The error is carried out of the lock as a value: thrown through withLock itself,
+        // its strings came out released (Swift 6.3, typed throws through Mutex.withLock).
+        try state.withLock { state in Result { () throws(FreeTypeError) in _ = try face(spec, in: state) } }.get()
     }
 
     /// Lays out one line of UTF-8 text: each character comes from the first face in
@@ -105,7 +115,7 @@ public final class FontLibrary: Sendable {
     private func face(_ spec: FontSpec, in state: State) throws(FreeTypeError) -> (key: FaceKey, face: FreeTypeFace) {
         let key = FaceKey(path: spec.path, size: spec.size, antialias: spec.antialias)
         if let face = state.faces[key] { return (key, face) }
-        let face = try FreeTypeFace(
+        let face = try FreeTypeFace.open(
             library: state.library, path: key.path, pixelSize: key.size, antialias: key.antialias)
         state.faces[key] = face
         return (key, face)

@@ -8,9 +8,18 @@ public struct FreeTypeError: Error, CustomStringConvertible, Sendable {
     public let operation: String
     /// The font file concerned, when there is one.
     public let path: String?
+    /// Why, when signd knows better than the code (the file is a FIFO, say).
+    public let reason: String?
+
+    public init(code: Int32, operation: String, path: String?, reason: String? = nil) {
+        self.code = code
+        self.operation = operation
+        self.path = path
+        self.reason = reason
+    }
 
     public var description: String {
-        let name = FreeTypeError.names[code] ?? "error 0x" + String(code, radix: 16)
+        let name = reason ?? FreeTypeError.names[code] ?? "error 0x" + String(code, radix: 16)
         return "\(operation) failed\(path.map { " for \($0)" } ?? ""): \(name)"
     }
 

@@ -1,8 +1,12 @@
 import CFreeType
+import Glibc
 
 /// One FreeType face opened from a file and sized for rendering: the thin Swift surface over
 /// FT_Face that the rest of signd uses. Not thread-safe; `FontLibrary` serialises access.
 final class FreeTypeFace {
+    /// Largest font file opened (Noto Color Emoji is about 10 MB).
+    static let maxFileSize = 64 << 20
+
     let path: String
     let face: FT_Face
     /// Whether the face is drawn 1-bit (bitmap fonts, or outlines with antialiasing off).
@@ -16,9 +20,29 @@ final class FreeTypeFace {
 
     /// Opens `path` and sizes it: a bitmap face (PCF, BDF) uses its strike closest to
     /// `pixelSize`; an outline face (TTF, OTF) is set to `pixelSize` pixels per em.
-    init(library: FT_Library, path: String, pixelSize: Int, antialias: Bool) throws(FreeTypeError) {
+    static func open(library: FT_Library, path: String, pixelSize: Int, antialias: Bool) throws(FreeTypeError)
+        -> FreeTypeFace
+    {
+        // FreeType opens the file itself: it is given the descriptor of a file checked to be
+        // regular (a FIFO named as a font would block it forever), through /proc.
+        let file: (fd: Int32, size: Int)
+        do {
+            file = try RegularFile.open(path, limit: maxFileSize)
+        } catch {
+            throw FreeTypeError(code: 0x01, operation: "open", path: path, reason: error.message)
+        }
+        defer { close(file.fd) }
+        return try FreeTypeFace(
+            library: library, path: path, opening: "/proc/self/fd/\(file.fd)", pixelSize: pixelSize,
+            antialias: antialias)
+    }
+
+    /// Opens the face at `location` (where `path` is open) and sizes it.
+    private init(library: FT_Library, path: String, opening location: String, pixelSize: Int, antialias: Bool)
+        throws(FreeTypeError)
+    {
         var face: FT_Face?
-        try check(FT_New_Face(library, path, 0, &face), "FT_New_Face", path: path)
+        try check(FT_New_Face(library, location, 0, &face), "FT_New_Face", path: path)
         guard let face else { throw FreeTypeError(code: 0x01, operation: "FT_New_Face", path: path) }
         self.path = path
         self.face = face

@@ -20,6 +20,9 @@ public enum RichText {
             if !current.isEmpty { pieces.append(.text(current, color)) }
             current = ""
         }
+        // A brace with no closing brace after it is text; knowing where the last one is keeps
+        // a text of many unclosed braces linear instead of searching to the end from each.
+        let lastClose = source.lastIndex(of: "}")
         var i = source.startIndex
         while i < source.endIndex {
             let c = source[i]
@@ -34,7 +37,7 @@ public enum RichText {
                 i = source.index(after: next)
                 continue
             }
-            guard let close = source[next...].firstIndex(of: "}") else {
+            guard let lastClose, next <= lastClose, let close = source[next...lastClose].firstIndex(of: "}") else {
                 current.append(c)
                 i = next
                 continue

@@ -99,7 +99,20 @@ struct ConfigLoaderTests {
     func missingFont() {
         let found = problems("[[layer]]\nfont = \"/no/such/font.otf\"\n", fonts: Self.fonts)
         #expect(
-            found.count == 1 && found[0].hasPrefix("t.toml:2: layer[0].font: FT_New_Face failed for /no/such/font.otf"))
+            found == ["t.toml:2: layer[0].font: open failed for /no/such/font.otf: No such file or directory"])
+    }
+
+    @Test("a FIFO or a device named as a font is refused at once, never opened and waited on")
+    func fontNotARegularFile() {
+        let fifo = "/tmp/signd-font-fifo-\(getpid()).ttf"
+        mkfifo(fifo, 0o600)
+        defer { unlink(fifo) }
+        for path in [fifo, "/dev/zero"] {
+            #expect(
+                problems("[[layer]]\nfont = \"\(path)\"\n", fonts: Self.fonts) == [
+                    "t.toml:2: layer[0].font: open failed for \(path): not a regular file"
+                ])
+        }
     }
 
     @Test("a config with no layer is refused")
@@ -252,7 +265,9 @@ struct ConfigLoaderTests {
             ])
     }
 
-    @Test("animation values that are not finite, or beyond the limit, are config problems", arguments: ["nan", "inf", "-inf", "1e308"])
+    @Test(
+        "animation values that are not finite, or beyond the limit, are config problems",
+        arguments: ["nan", "inf", "-inf", "1e308"])
     func nonFiniteAnimationValues(value: String) {
         let source = """
             [[layer]]

@@ -76,3 +76,14 @@ struct RichTextTests {
         #expect(colors(frame, columns: 17..<23) == [.white])
     }
 }
+
+@Suite("RichText braces")
+struct RichTextBraceTests {
+    @Test("braces that never close, or close only at the end, are shown as written")
+    func unclosedBraces() {
+        let source = String(repeating: "{a", count: 4096)
+        #expect(RichText.parse(source) == [.text(source, nil)])
+        let closedLate = String(repeating: "{a", count: 4096) + "}"
+        #expect(RichText.parse(closedLate) == [.text(closedLate, nil)])
+    }
+}

@@ -1,0 +1,69 @@
+import Foundation
+import NIOCore
+import NIOEmbedded
+import SignControl
+import SignDaemon
+import SignGraphics
+import SignScene
+
+/// What signd reads from outside, one entry each: every input must come back as a value or
+/// as an error, never as a trap, an abort or a hang. libFuzzer drives them (`make fuzz`); a
+/// plain build replays files through them (`signd-fuzz TARGET FILE...`), which is how the
+/// corpus and every crash once found run in CI.
+enum FuzzTargets {
+    static let all: [String: @Sendable ([UInt8]) -> Void] = [
+        "request": request,
+        "framing": framing,
+        "config": config,
+        "markup": markup,
+        "png": png,
+    ]
+
+    /// A control request line, as every transport decodes it.
+    static func request(_ data: [UInt8]) {
+        if let request = try? Request(line: data) {
+            // What decodes must encode and decode to the same request.
+            guard let again = try? Request(line: Array(request.line.utf8)), again == request else {
+                fatalError("a request did not survive its own encoding: \(request.line)")
+            }
+        }
+    }
+
+    /// The socket's framing: the bytes in arbitrary chunks through the line decoder, each
+    /// line decoded as a request.
+    static func framing(_ data: [UInt8]) {
+        let channel = EmbeddedChannel()
+        try! channel.pipeline.syncOperations.addHandler(ByteToMessageHandler(LineFrameDecoder(maxLength: 4096)))
+        var offset = 0
+        var chunk = 1
+        while offset < data.count {
+            let end = min(data.count, offset + chunk)
+            _ = try? channel.writeInbound(channel.allocator.buffer(bytes: data[offset..<end]))
+            offset = end
+            chunk = Int(data[offset - 1] % 17) + 1
+        }
+        _ = try? channel.finish()
+        while let frame = try? channel.readInbound(as: LineFrameDecoder.Frame.self) {
+            if case .line(let line) = frame { _ = try? Request(line: line.readableBytesView) }
+        }
+    }
+
+    /// A config file's text, read and checked as `signd check-config` does (without fonts).
+    static func config(_ data: [UInt8]) {
+        _ = try? ConfigLoader.parse(String(decoding: data, as: UTF8.self), file: "fuzz.toml", fonts: nil)
+    }
+
+    static let fonts = try! FontLibrary()
+
+    /// Text markup, parsed and laid out as a set-text's would be.
+    static func markup(_ data: [UInt8]) {
+        let text = String(decoding: data.prefix(512), as: UTF8.self)
+        _ = RichText.parse(text)
+        _ = try? TextRaster(TextContent(text: text), fonts: fonts)
+    }
+
+    /// A PNG file, decoded as an image layer's, a mask's or an icon's.
+    static func png(_ data: [UInt8]) {
+        _ = try? PNGImage.readImage(bytes: data, name: "fuzz.png")
+    }
+}

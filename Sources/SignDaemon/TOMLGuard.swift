@@ -1,0 +1,144 @@
+/// Checks a config's text before TOMLKit parses it, for the few inputs on which its bundled
+/// toml++ asserts (and so aborts signd) instead of reporting an error, and for nesting deep
+/// enough to exhaust the stack: a table header whose key does not start like a key, and
+/// arrays, inline tables or dotted keys nested past `maxDepth`. Everything else is left to
+/// the parser, which reports it as a syntax error.
+enum TOMLGuard {
+    /// Deepest nesting of arrays and inline tables, and most segments in a dotted key.
+    static let maxDepth = 32
+    /// Largest config or scene file read, in bytes.
+    static let maxFileSize = 1 << 20
+
+    /// A problem with `source` that the parser must not see, with its line; `nil` when none.
+    static func check(_ source: String) -> (line: Int, message: String)? {
+        let bytes = Array(source.utf8)
+        guard bytes.count <= maxFileSize else {
+            return (1, "the file is larger than \(maxFileSize / 1024) KiB")
+        }
+        if let nul = bytes.firstIndex(of: 0) {
+            return (line(of: nul, in: bytes), "the file contains a NUL byte")
+        }
+        var i = 0
+        var line = 1
+        /// The arrays (`[`) and inline tables (`{`) open around the current position.
+        var open: [UInt8] = []
+        var depth: Int { open.count }
+        var atLineStart = true
+        func peek(_ k: Int) -> UInt8? { i + k < bytes.count ? bytes[i + k] : nil }
+        func starts(_ s: String) -> Bool {
+            let u = Array(s.utf8)
+            return i + u.count <= bytes.count && Array(bytes[i..<(i + u.count)]) == u
+        }
+        /// Skips a string starting at `i`; false when it does not end (the parser reports that).
+        func skipString() -> Bool {
+            let quote = bytes[i]
+            let triple = starts(quote == UInt8(ascii: "\"") ? "\"\"\"" : "'''")
+            i += triple ? 3 : 1
+            while i < bytes.count {
+                let c = bytes[i]
+                if c == UInt8(ascii: "\n") {
+                    guard triple else { return false }
+                    line += 1
+                } else if c == UInt8(ascii: "\\") && quote == UInt8(ascii: "\"") {
+                    i += 2
+                    continue
+                } else if c == quote {
+                    if !triple {
+                        i += 1
+                        return true
+                    }
+                    if starts(quote == UInt8(ascii: "\"") ? "\"\"\"" : "'''") {
+                        i += 3
+                        // Up to two more quotes may close a multi-line string.
+                        while i < bytes.count, bytes[i] == quote { i += 1 }
+                        return true
+                    }
+                }
+                i += 1
+            }
+            return false
+        }
+        while i < bytes.count {
+            let c = bytes[i]
+            switch c {
+            case UInt8(ascii: "\n"):
+                line += 1
+                i += 1
+                atLineStart = true
+                continue
+            case UInt8(ascii: " "), UInt8(ascii: "\t"), UInt8(ascii: "\r"):
+                i += 1
+                continue
+            case UInt8(ascii: "#"):
+                while i < bytes.count, bytes[i] != UInt8(ascii: "\n") { i += 1 }
+                continue
+            case UInt8(ascii: "[") where atLineStart && depth == 0:
+                // A table header: `[key]` or `[[key]]`.
+                i += 1
+                if peek(0) == UInt8(ascii: "[") { i += 1 }
+                while let s = peek(0), s == UInt8(ascii: " ") || s == UInt8(ascii: "\t") { i += 1 }
+                guard let first = peek(0) else { return nil }
+                guard
+                    isBareKey(first) || first == UInt8(ascii: "\"") || first == UInt8(ascii: "'")
+                        || first == UInt8(ascii: "]")
+                else {
+                    return (
+                        line,
+                        "TOML syntax: a table header must start with a key, not \"\(Character(Unicode.Scalar(first)))\""
+                    )
+                }
+                var segments = 1
+                while i < bytes.count, bytes[i] != UInt8(ascii: "]"), bytes[i] != UInt8(ascii: "\n") {
+                    if bytes[i] == UInt8(ascii: "\"") || bytes[i] == UInt8(ascii: "'") {
+                        guard skipString() else { return nil }
+                        continue
+                    }
+                    if bytes[i] == UInt8(ascii: ".") { segments += 1 }
+                    i += 1
+                }
+                if segments > maxDepth { return (line, "TOML: table names are limited to \(maxDepth) dotted parts") }
+                while i < bytes.count, bytes[i] == UInt8(ascii: "]") { i += 1 }
+            case _ where atLineStart && depth == 0:
+                // A key (`a.b.c = 1` nests tables as deeply as a header does): its dotted parts
+                // are counted once, up to the `=`.
+                var segments = 1
+                while i < bytes.count, bytes[i] != UInt8(ascii: "="), bytes[i] != UInt8(ascii: "\n") {
+                    if bytes[i] == UInt8(ascii: "\"") || bytes[i] == UInt8(ascii: "'") {
+                        guard skipString() else { return nil }
+                        continue
+                    }
+                    if bytes[i] == UInt8(ascii: ".") { segments += 1 }
+                    i += 1
+                }
+                if segments > maxDepth { return (line, "TOML: dotted keys are limited to \(maxDepth) parts") }
+            case UInt8(ascii: "\""), UInt8(ascii: "'"):
+                guard skipString() else { return nil }
+            case UInt8(ascii: "["), UInt8(ascii: "{"):
+                open.append(c)
+                if open.count > maxDepth {
+                    return (line, "TOML: arrays and inline tables are limited to \(maxDepth) levels of nesting")
+                }
+                i += 1
+            case UInt8(ascii: "}") where open.last == UInt8(ascii: "["):
+                // Where an array expects a value, the parser asserts on a closing brace.
+                return (line, "TOML syntax: \"}\" inside an array, where a value or \"]\" belongs")
+            case UInt8(ascii: "]"), UInt8(ascii: "}"):
+                _ = open.popLast()
+                i += 1
+            default:
+                i += 1
+            }
+            atLineStart = false
+        }
+        return nil
+    }
+
+    static func isBareKey(_ c: UInt8) -> Bool {
+        (c >= UInt8(ascii: "a") && c <= UInt8(ascii: "z")) || (c >= UInt8(ascii: "A") && c <= UInt8(ascii: "Z"))
+            || (c >= UInt8(ascii: "0") && c <= UInt8(ascii: "9")) || c == UInt8(ascii: "_") || c == UInt8(ascii: "-")
+    }
+
+    private static func line(of index: Int, in bytes: [UInt8]) -> Int {
+        bytes[..<index].reduce(1) { $0 + ($1 == UInt8(ascii: "\n") ? 1 : 0) }
+    }
+}

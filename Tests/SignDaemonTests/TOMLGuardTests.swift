@@ -1,0 +1,99 @@
+import Foundation
+import SignGraphics
+import Testing
+
+@testable import SignDaemon
+
+/// Inputs on which the TOML parser would abort or exhaust the stack are refused before it
+/// sees them, as syntax problems with their line; every example config still passes.
+@Suite("TOMLGuard")
+struct TOMLGuardTests {
+    func problems(_ source: String) -> [String] {
+        do {
+            _ = try ConfigLoader.parse(source, file: "t.toml", fonts: nil)
+            return []
+        } catch {
+            return error.problems.map(\.description)
+        }
+    }
+
+    @Test(
+        "a table header that does not start with a key is a syntax problem, not an abort",
+        arguments: ["[[{x]]", "[=isplay]", "[ {x]", "[[ +a]]", "[\u{1}]", "[.a]"])
+    func badHeaders(header: String) {
+        let found = problems("# a comment\n" + header + "\n")
+        #expect(found.count == 1)
+        #expect(found.first?.hasPrefix("t.toml:2: -: TOML syntax: a table header must start with a key") == true)
+    }
+
+    @Test("one byte changed anywhere in the installed config never aborts the parser")
+    func everyByteOfTheInstalledConfig() throws {
+        let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent(
+            "../../configs/signd.toml")
+        let original = Array(try Data(contentsOf: url))
+        // Each position gets the bytes that open or break TOML structure.
+        for i in original.indices {
+            for byte in Array("=[]{}\"'.#,\n".utf8) where original[i] != byte {
+                var changed = original
+                changed[i] = byte
+                _ = problems(String(decoding: changed, as: UTF8.self))
+            }
+        }
+    }
+
+    @Test("headers, dotted keys and values nested past the limit are refused before parsing")
+    func nesting() {
+        let deepHeader = "[" + Array(repeating: "a", count: 100_000).joined(separator: ".") + "]"
+        #expect(problems(deepHeader).first?.contains("table names are limited to 32 dotted parts") == true)
+        let deepKey = Array(repeating: "a", count: 40).joined(separator: ".") + " = 1"
+        #expect(problems(deepKey).first?.contains("dotted keys are limited to 32 parts") == true)
+        let deepValue = "a = " + String(repeating: "[", count: 700) + String(repeating: "]", count: 700)
+        #expect(problems(deepValue).first?.contains("limited to 32 levels of nesting") == true)
+        let deepInline = "a = " + String(repeating: "{b = ", count: 700) + "1" + String(repeating: "}", count: 700)
+        #expect(problems(deepInline).first?.contains("limited to 32 levels of nesting") == true)
+    }
+
+    @Test("a mask or sublayer chain deeper than the limit is a config problem")
+    func layerDepth() {
+        var source = "[[layer]]\ntype = \"plain\"\n"
+        var path = "layer"
+        for _ in 0..<20 {
+            path += ".mask"
+            source += "[\(path)]\n"
+        }
+        #expect(problems(source).contains { $0.contains("masks and sublayers nest at most 16 deep") })
+    }
+
+    @Test("strings, comments and multi-line arrays are not mistaken for headers")
+    func validFiles() throws {
+        #expect(
+            TOMLGuard.check(
+                """
+                # [=not a header]
+                text = "[=not a header either] a.b.c"
+                multi = \"\"\"
+                [=inside a string]
+                \"\"\"
+                values = [
+                  [{x = 1}],
+                  [+1, 2],
+                ]
+                [display]
+                """) == nil)
+        let examples = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent(
+            "../../configs")
+        for file in try FileManager.default.subpathsOfDirectory(atPath: examples.path) where file.hasSuffix(".toml") {
+            let source = try String(contentsOf: examples.appendingPathComponent(file), encoding: .utf8)
+            #expect(TOMLGuard.check(source) == nil, "\(file)")
+        }
+    }
+
+    @Test("a FIFO or a device named as the config is refused at once")
+    func notRegular() throws {
+        let fifo = "/tmp/signd-test-fifo-\(getpid())"
+        mkfifo(fifo, 0o600)
+        defer { unlink(fifo) }
+        #expect(throws: ConfigError.self) { try ConfigLoader.load(path: fifo, fonts: try FontLibrary()) }
+        #expect(throws: ConfigError.self) { try ConfigLoader.load(path: "/dev/zero", fonts: try FontLibrary()) }
+    }
+}
