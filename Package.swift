@@ -37,6 +37,8 @@ let package = Package(
             providers: [.apt(["libpng-dev"])]),
         // Release/acquire loads and stores on shared memory, which Swift's Atomic cannot address.
         .systemLibrary(name: "CSeqlock"),
+        // libFuzzer's driver entry, declared for the fuzz targets' main.
+        .systemLibrary(name: "CFuzzer"),
 
         .target(name: "SignTiming"),
         .target(name: "SignGraphics", dependencies: ["CFreeType", "CPNG"]),
@@ -70,7 +72,7 @@ let package = Package(
         .executableTarget(
             name: "signd-fuzz",
             dependencies: [
-                "SignDaemon", "SignControl", "SignScene", "SignGraphics",
+                "SignDaemon", "SignControl", "SignScene", "SignGraphics", "CFuzzer",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOEmbedded", package: "swift-nio"),
             ],

@@ -1,28 +1,33 @@
 import Foundation
 
 #if FUZZING
+    import CFuzzer
+
     /// The target this fuzzer binary drives, from `SIGND_FUZZ_TARGET`.
     nonisolated(unsafe) var fuzzTarget: @Sendable ([UInt8]) -> Void = { _ in }
 
-    @_cdecl("LLVMFuzzerInitialize")
-    public func fuzzerInitialize(
-        _ argc: UnsafeMutablePointer<Int32>, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>
-    ) -> Int32 {
-        let name = ProcessInfo.processInfo.environment["SIGND_FUZZ_TARGET"] ?? ""
-        guard let target = FuzzTargets.all[name] else {
-            FileHandle.standardError.write(
-                Data("set SIGND_FUZZ_TARGET to one of: \(FuzzTargets.all.keys.sorted().joined(separator: ", "))\n".utf8)
-            )
-            exit(2)
+    /// `SIGND_FUZZ_TARGET=NAME signd-fuzz [libFuzzer options] [CORPUS...]`: libFuzzer's driver
+    /// over one target.
+    @main
+    struct Fuzz {
+        static func main() {
+            let name = ProcessInfo.processInfo.environment["SIGND_FUZZ_TARGET"] ?? ""
+            guard let target = FuzzTargets.all[name] else {
+                FileHandle.standardError.write(
+                    Data(
+                        "set SIGND_FUZZ_TARGET to one of: \(FuzzTargets.all.keys.sorted().joined(separator: ", "))\n"
+                            .utf8))
+                exit(2)
+            }
+            fuzzTarget = target
+            var argc = CommandLine.argc
+            var argv = CommandLine.unsafeArgv
+            exit(
+                LLVMFuzzerRunDriver(&argc, &argv) { data, size in
+                    fuzzTarget(data.map { Array(UnsafeBufferPointer(start: $0, count: size)) } ?? [])
+                    return 0
+                })
         }
-        fuzzTarget = target
-        return 0
-    }
-
-    @_cdecl("LLVMFuzzerTestOneInput")
-    public func fuzzerTestOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
-        fuzzTarget(data.map { Array(UnsafeBufferPointer(start: $0, count: size)) } ?? [])
-        return 0
     }
 #else
     /// `signd-fuzz TARGET FILE...`: replays files (a corpus, crashes once found) through a target.

@@ -88,10 +88,19 @@ public enum ConfigLoader {
 
     private static func readControl(_ root: TOMLTable, into config: inout DaemonConfig, _ r: inout ConfigReader) {
         guard let t = r.table(root, "control", at: "") else { return }
-        r.rejectUnknownKeys(t, at: "control", allowed: ["socket", "mode", "group"])
+        r.rejectUnknownKeys(t, at: "control", allowed: ["socket", "mode", "group", "scene_dirs"])
         config.control.socket = r.string(t, "socket", at: "control")
         if let v = r.int(t, "mode", at: "control", in: 0...0o777) { config.control.mode = UInt32(v) }
         config.control.group = r.string(t, "group", at: "control")
+        if let value = t["scene_dirs"] {
+            guard let names = value.array?.compactMap({ $0.string }), names.count == value.array?.count else {
+                r.problem("control.scene_dirs", "expected an array of directories")
+                return
+            }
+            let directory = r.file.split(separator: "/", omittingEmptySubsequences: false).dropLast()
+                .joined(separator: "/")
+            config.control.sceneDirs = names.map { $0.hasPrefix("/") || directory.isEmpty ? $0 : "\(directory)/\($0)" }
+        }
     }
 
     private static func readPreview(_ root: TOMLTable, into config: inout DaemonConfig, _ r: inout ConfigReader) {

@@ -14,8 +14,15 @@ final class ControlConnectionHandler: ChannelInboundHandler {
 
     /// Requests of one connection waiting or being carried out before reading pauses.
     static let maxInFlight = 16
+    /// How long a connection may go without a whole request (and without subscribing to
+    /// events) before it is closed, so that idle or trickling clients cannot hold every slot.
+    static let idleTimeout = TimeAmount.seconds(30)
 
     private let plane: ControlPlane
+    private let idleTimeout: TimeAmount
+    /// When the last whole request arrived (or the connection opened), on the loop's clock.
+    private var lastRequest = NIODeadline.uptimeNanoseconds(0)
+    private var idleCheck: RepeatedTask?
     /// Requests read but not yet carried out, in order, with their sequence numbers; a
     /// line that is not a request waits here as its error response.
     private var waiting = CircularBuffer<(sequence: Int, request: Result<Request, Request.Rejected>)>()
@@ -26,8 +33,38 @@ final class ControlConnectionHandler: ChannelInboundHandler {
     private var closing = false
     private var subscriber: ChannelSubscriber?
 
-    init(plane: ControlPlane) {
+    init(plane: ControlPlane, idleTimeout: TimeAmount = ControlConnectionHandler.idleTimeout) {
         self.plane = plane
+        self.idleTimeout = idleTimeout
+    }
+
+    func handlerAdded(context: ChannelHandlerContext) {
+        lastRequest = context.eventLoop.now
+        let bound = NIOLoopBound((self, context), eventLoop: context.eventLoop)
+        let period = TimeAmount.nanoseconds(max(idleTimeout.nanoseconds / 4, 1))
+        idleCheck = context.eventLoop.scheduleRepeatedTask(initialDelay: period, delay: period) { _ in
+            let (handler, context) = bound.value
+            handler.closeIfIdle(context)
+        }
+    }
+
+    func handlerRemoved(context: ChannelHandlerContext) {
+        idleCheck?.cancel()
+    }
+
+    /// Closes a connection that has sent no whole request for the idle timeout, unless it
+    /// is waiting for answers or for events.
+    private func closeIfIdle(_ context: ChannelHandlerContext) {
+        guard subscriber == nil, inFlight == 0, !closing, context.eventLoop.now - lastRequest >= idleTimeout else {
+            return
+        }
+        closing = true
+        let error = ControlError(
+            .busy, "no request for \(idleTimeout.nanoseconds / 1_000_000_000) s; the connection is closed")
+        var buffer = context.channel.allocator.buffer(capacity: 128)
+        buffer.writeString(Response.failure(id: .null, error).line + "\n")
+        let channel = context.channel
+        context.writeAndFlush(wrapOutboundOut(buffer)).whenComplete { _ in channel.close(promise: nil) }
     }
 
     private var inFlight: Int { nextSequence - nextToWrite }
@@ -37,6 +74,7 @@ final class ControlConnectionHandler: ChannelInboundHandler {
         switch unwrapInboundIn(data) {
         case .line(let line):
             if line.readableBytes == 0 { return }  // blank lines are ignored
+            lastRequest = context.eventLoop.now
             let request = Result { () throws(Request.Rejected) in try Request(line: line.readableBytesView) }
             waiting.append((nextSequence, request))
             nextSequence += 1

@@ -46,23 +46,44 @@ public final class ControlServer: Sendable {
 
     /// Creates the socket file (its directory too, if missing) with `mode` and `group`, and
     /// starts accepting. A stale socket file left by a crash is replaced; a live one is not.
+    /// The file has its mode from the moment it exists (the umask is set around `bind`), and
+    /// its group is set through the directory, never through a path that could be swapped
+    /// for a link to another file.
     public func start(mode: UInt32, group groupName: String?) throws(Error) {
         try prepareSocketPath()
-        let bootstrap = bootstrap()
-        do {
-            let bound = try bootstrap.bind(unixDomainSocketPath: path).wait()
-            channel.withLock { $0 = bound }
-        } catch {
-            throw Error(path: path, message: "cannot listen: \(error)")
-        }
-        guard chmod(path, mode_t(mode)) == 0 else {
-            throw Error(path: path, message: "chmod: \(String(cString: strerror(errno)))")
-        }
+        var gid: gid_t?
         if let groupName {
             guard let entry = getgrnam(groupName) else { throw Error(path: path, message: "no group \"\(groupName)\"") }
-            guard chown(path, uid_t.max, entry.pointee.gr_gid) == 0 else {
-                throw Error(path: path, message: "chown to group \(groupName): \(String(cString: strerror(errno)))")
-            }
+            gid = entry.pointee.gr_gid
+        }
+        let bootstrap = bootstrap()
+        // The umask is the process's: nothing else creates files while signd starts.
+        let previous = umask(mode_t(~mode & 0o777))
+        let bound: Result<Channel, Swift.Error> = Result { try bootstrap.bind(unixDomainSocketPath: path).wait() }
+        umask(previous)
+        switch bound {
+        case .success(let c): channel.withLock { $0 = c }
+        case .failure(let error): throw Error(path: path, message: "cannot listen: \(error)")
+        }
+        if let gid { try setGroup(gid) }
+    }
+
+    /// Gives the socket file group `gid`, through its directory and without following links.
+    private func setGroup(_ gid: gid_t) throws(Error) {
+        let parts = path.split(separator: "/", omittingEmptySubsequences: false)
+        let name = String(parts.last ?? "")
+        let directory = parts.dropLast().joined(separator: "/")
+        let dir = open(directory.isEmpty ? "." : directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard dir >= 0 else {
+            throw Error(path: path, message: "open its directory: \(String(cString: strerror(errno)))")
+        }
+        defer { close(dir) }
+        var info = stat()
+        guard fstatat(dir, name, &info, AT_SYMLINK_NOFOLLOW) == 0, info.st_mode & S_IFMT == S_IFSOCK else {
+            throw Error(path: path, message: "the socket file was replaced while signd started")
+        }
+        guard fchownat(dir, name, uid_t.max, gid, AT_SYMLINK_NOFOLLOW) == 0 else {
+            throw Error(path: path, message: "chown to group \(gid): \(String(cString: strerror(errno)))")
         }
     }
 

@@ -57,6 +57,7 @@ public final class Daemon: Sendable {
             ProcessInfo.processInfo.environment["STATE_DIRECTORY"]?.split(separator: ":").first.map(String.init)
             ?? config.state.directory
         let stateFile = stateDirectory.map { StateFile(directory: $0, logger: logger) }
+        try stateFile?.checkDirectory()
         let saved = stateFile?.load() ?? PersistedState()
         self.stateFile = stateFile
         let store = try SceneStore(config: config.scene, saved: saved, fonts: fonts)
@@ -190,23 +191,40 @@ public final class Daemon: Sendable {
         return []
     }
 
+    /// The directories `load-scene` may read from.
+    var sceneDirectories: SceneDirectories {
+        let configured = config.withLock { $0.control.sceneDirs }
+        guard configured.isEmpty else { return SceneDirectories(configured) }
+        let absolute =
+            options.configPath.hasPrefix("/")
+            ? options.configPath : FileManager.default.currentDirectoryPath + "/" + options.configPath
+        return SceneDirectories([URL(fileURLWithPath: absolute).deletingLastPathComponent().standardized.path])
+    }
+
     /// Shows the layers and background of another config file on the running board (same
     /// size); outputs, frame rate and the control socket stay. A scene loaded this way lasts
-    /// until the next reload or restart.
+    /// until the next reload or restart. Only files in the scene directories are read, and
+    /// the problems returned (to any client) never quote the file's values; the log has them.
     public func loadScene(_ path: String) -> [ConfigProblem] {
+        let file: String
+        switch sceneDirectories.resolve(path) {
+        case .success(let resolved): file = resolved
+        case .failure(let refused): return [ConfigProblem(file: path, line: 0, key: "-", message: refused.message)]
+        }
         let new: DaemonConfig
         do {
-            new = try ConfigLoader.load(path: path, fonts: fonts)
+            new = try ConfigLoader.load(path: file, fonts: fonts)
         } catch {
-            return error.problems
+            for problem in error.problems { logger.warning("scene not loaded: \(problem)") }
+            return error.problems.map(\.withoutValues)
         }
         let running = config.withLock { $0 }
         guard new.display.width == running.display.width, new.display.height == running.display.height else {
             return [
                 ConfigProblem(
-                    file: path, line: 1, key: "display",
+                    file: path, line: 0, key: "display",
                     message:
-                        "the scene is \(new.display.width)x\(new.display.height) but the board is \(running.display.width)x\(running.display.height)"
+                        "the scene's board size is not the running board's (\(running.display.width)x\(running.display.height))"
                 )
             ]
         }
@@ -215,7 +233,8 @@ public final class Daemon: Sendable {
                 config: running.scene, loaded: RuntimeState.LoadedScene(path: path, scene: new.scene),
                 beginTime: clock.sceneTime())
         } catch {
-            return [ConfigProblem(file: path, line: 0, key: "-", message: "\(error)")]
+            logger.warning("scene not loaded: \(error)", metadata: ["scene": "\(path)"])
+            return [ConfigProblem(file: path, line: 0, key: "-", message: "a font of the scene could not be prepared")]
         }
         logger.info("scene loaded", metadata: ["scene": "\(path)"])
         return []

@@ -26,6 +26,8 @@ public struct DaemonConfig: Sendable, Equatable {
         public var mode: UInt32 = 0o660
         /// Group owning the socket file.
         public var group: String?
+        /// Directories `load-scene` may read from (absolute); empty: the config's directory.
+        public var sceneDirs: [String] = []
     }
 
     /// An output frames are sent to.

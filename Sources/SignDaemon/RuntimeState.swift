@@ -54,17 +54,24 @@ public struct RuntimeState: Sendable, Equatable {
     public static func shown(config: Scene, runtime: RuntimeState) -> (scene: Scene, runtime: RuntimeState) {
         var scene = runtime.fileScene(config: config)
         var runtime = runtime
-        runtime.active = apply(runtime.active, to: &scene.layers)
+        runtime.active = apply(runtime.active, to: &scene.layers, icons: Set(scene.icons.keys))
         return (scene, runtime)
     }
 
-    /// Applies `changes` to `layers`; returns the changes that applied.
-    static func apply(_ changes: PersistedState, to layers: inout [SceneLayer]) -> PersistedState {
+    /// Whether a text (saved, or from a request) may be shown: within the length a request
+    /// may set, naming only configured icons.
+    static func isAcceptable(_ text: String, icons: Set<String>) -> Bool {
+        text.unicodeScalars.count <= Request.maxTextLength && RichText.iconNames(in: text).allSatisfy(icons.contains)
+    }
+
+    /// Applies `changes` to `layers`; returns the changes that applied. A saved change passes
+    /// the checks its request passed (a state file is input too).
+    static func apply(_ changes: PersistedState, to layers: inout [SceneLayer], icons: Set<String>) -> PersistedState {
         var kept = PersistedState()
         for (i, layer) in layers.enumerated() {
             let id = layer.id
             if let entry = changes.layers[id], let text = layer.text, text == entry.configText,
-                let changed = layer.withText(entry.text)
+                isAcceptable(entry.text, icons: icons), let changed = layer.withText(entry.text)
             {
                 layers[i] = changed
                 kept.layers[id] = entry

@@ -2,6 +2,7 @@ import Dispatch
 import Foundation
 import Glibc
 import Logging
+import SignGraphics
 import Synchronization
 
 /// The persisted state on disk (`state.json` in the state directory), written atomically
@@ -24,6 +25,31 @@ public final class StateFile: Sendable {
             ProcessInfo.processInfo.environment["SIGND_TEST_PAUSE_IN_STATE_WRITE_MS"].flatMap(UInt32.init) ?? 0
     }
 
+    /// Largest state file read back.
+    public static let maxFileSize = 4 << 20
+
+    /// Refuses a state directory that other users could plant files in (writable by others,
+    /// or owned by another user than signd's or root): signd would read what they wrote, or
+    /// be led to write where they chose.
+    func checkDirectory() throws(DaemonError) {
+        var info = stat()
+        guard lstat(directory, &info) == 0 else {
+            throw DaemonError("state directory \(directory): \(String(cString: strerror(errno)))")
+        }
+        guard info.st_mode & S_IFMT == S_IFDIR else {
+            throw DaemonError("state directory \(directory) is not a directory (a symbolic link is not accepted)")
+        }
+        guard info.st_mode & S_IWOTH == 0 else {
+            throw DaemonError(
+                "state directory \(directory) is writable by other users; make it signd's alone (chmod o-w)")
+        }
+        guard info.st_uid == geteuid() || info.st_uid == 0 else {
+            throw DaemonError(
+                "state directory \(directory) belongs to another user (uid \(info.st_uid)); it must be signd's or root's"
+            )
+        }
+    }
+
     /// Reads the saved state. A missing file is no state; a corrupt one is renamed aside
     /// with a warning and treated as no state. Temporary files of an interrupted save are removed.
     public func load() -> PersistedState? {
@@ -31,8 +57,9 @@ public final class StateFile: Sendable {
         where name.hasPrefix(".state.json.") {
             unlink(directory + "/" + name)
         }
-        guard let data = FileManager.default.contents(atPath: path) else { return nil }
+        guard access(path, F_OK) == 0 else { return nil }
         do {
+            let data = Data(try RegularFile.read(path, limit: Self.maxFileSize))
             let state = try JSONDecoder().decode(PersistedState.self, from: data)
             guard state.version == 1 else { throw DaemonError("unknown state version \(state.version)") }
             return state
@@ -78,7 +105,9 @@ public final class StateFile: Sendable {
         encoder.outputFormatting = [.sortedKeys, .prettyPrinted]
         let bytes = Array(try encoder.encode(state)) + [UInt8(ascii: "\n")]
         let temporary = directory + "/.state.json.\(getpid())"
-        let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o640)
+        // A new file of our own: never through a link, never one someone else left there.
+        unlink(temporary)
+        let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o640)
         guard fd >= 0 else { throw DaemonError("create \(temporary): \(String(cString: strerror(errno)))") }
         defer { close(fd) }
         let half = bytes.count / 2

@@ -7,13 +7,16 @@ import Synchronization
 /// programs map and read (CONTRACTS.md section 1), with a seqlock so readers never see a
 /// torn frame.
 public final class SharedMemoryFramebuffer: FrameSink {
-    /// A system call that failed while creating the framebuffer.
+    /// A system call that failed while creating the framebuffer, or an object that is not
+    /// signd's to take.
     public struct Error: Swift.Error, CustomStringConvertible {
         public let objectName: String
         public let operation: String
         public let errno: Int32
+        /// Why, when it is not a system call's error.
+        public var reason: String?
         public var description: String {
-            "\(operation) \(objectName): \(String(cString: strerror(errno)))"
+            "\(operation) \(objectName): \(reason ?? String(cString: strerror(errno)))"
         }
     }
 
@@ -29,11 +32,18 @@ public final class SharedMemoryFramebuffer: FrameSink {
     private let size: Int
     /// The buffer holding the published frame; only the frame clock's queue writes frames.
     private let published = Atomic<Int>(0)
+    /// The seqlock's sequence, kept here: what is in shared memory is only ever written, so a
+    /// value someone else wrote there cannot derail publishing. Frame clock's queue only.
+    nonisolated(unsafe) private var sequence: UInt64
+    /// The header's flags, likewise.
+    nonisolated(unsafe) private var flags: UInt32 = 0
 
     public var state: OutputState { .ok }
 
-    /// Creates (or takes over) `/signd.<name>` with `mode` and optionally group `gid`, sized
-    /// for `width x height`, and writes its header.
+    /// Creates `/signd.<name>` anew with `mode` and optionally group `gid`, sized for
+    /// `width x height`, and writes its whole header. A stale object left by an earlier signd
+    /// of the same user is removed first (its sequence carried on, so a reader of the old one
+    /// sees a change); one that belongs to another user is refused, never adopted.
     public init(name: String, width: Int, height: Int, fps: Double, mode: mode_t = 0o640, gid: gid_t? = nil)
         throws(Error)
     {
@@ -43,8 +53,13 @@ public final class SharedMemoryFramebuffer: FrameSink {
         self.height = height
         self.fps = fps
         self.size = FramebufferLayout.size(width: width, height: height)
-        let fd = shm_open(objectName, O_CREAT | O_RDWR | O_CLOEXEC, mode)
-        guard fd >= 0 else { throw Error(objectName: objectName, operation: "shm_open", errno: errno) }
+        self.sequence = try Self.removeStale(objectName)
+        let fd = shm_open(objectName, O_CREAT | O_EXCL | O_RDWR | O_CLOEXEC, mode)
+        guard fd >= 0 else {
+            var error = Error(objectName: objectName, operation: "shm_open", errno: errno)
+            if errno == EEXIST { error.reason = "another process created it at the same moment" }
+            throw error
+        }
         defer { close(fd) }
         // shm_open's mode passes through the umask; the contract's mode must not.
         guard fchmod(fd, mode) == 0 else { throw Error(objectName: objectName, operation: "fchmod", errno: errno) }
@@ -61,12 +76,42 @@ public final class SharedMemoryFramebuffer: FrameSink {
         writeHeader(fps: fps)
     }
 
+    /// Removes an object left at `objectName` by signd's own user and returns the even
+    /// sequence to carry on from (0 when there was none); refuses another user's.
+    private static func removeStale(_ objectName: String) throws(Error) -> UInt64 {
+        let fd = shm_open(objectName, O_RDONLY | O_NOFOLLOW | O_CLOEXEC, 0)
+        guard fd >= 0 else {
+            guard errno == ENOENT else { throw Error(objectName: objectName, operation: "shm_open", errno: errno) }
+            return 0
+        }
+        defer { close(fd) }
+        var info = stat()
+        guard fstat(fd, &info) == 0 else { throw Error(objectName: objectName, operation: "fstat", errno: errno) }
+        guard info.st_uid == geteuid() else {
+            var error = Error(objectName: objectName, operation: "take over", errno: EPERM)
+            error.reason =
+                "it belongs to another user (uid \(info.st_uid)); signd will not write frames where another user can (remove it, or choose another output name)"
+            throw error
+        }
+        var sequence: UInt64 = 0
+        if info.st_mode & S_IFMT == S_IFREG, Int(info.st_size) >= FramebufferLayout.headerSize,
+            let header = mmap(nil, FramebufferLayout.headerSize, PROT_READ, MAP_SHARED, fd, 0), header != MAP_FAILED
+        {
+            sequence = signd_load_u64_relaxed(header + FramebufferLayout.sequenceOffset)
+            munmap(header, FramebufferLayout.headerSize)
+        }
+        guard shm_unlink(objectName) == 0 || errno == ENOENT else {
+            throw Error(objectName: objectName, operation: "shm_unlink", errno: errno)
+        }
+        // Even, and past the old value: a reader comparing sequences sees that something changed.
+        return (sequence | 1) &+ 1
+    }
+
     deinit { munmap(base, size) }
 
     private func writeHeader(fps: Double) {
         typealias L = FramebufferLayout
         // A reader that maps the object mid-way sees an odd sequence until the header is whole.
-        let sequence = signd_load_u64_relaxed(base + L.sequenceOffset)
         signd_store_u64_relaxed(base + L.sequenceOffset, sequence | 1)
         signd_fence_release()
         for (i, byte) in L.magic.enumerated() { base.storeBytes(of: byte, toByteOffset: i, as: UInt8.self) }
@@ -85,7 +130,8 @@ public final class SharedMemoryFramebuffer: FrameSink {
         store(UInt32(0), at: L.flagsOffset)
         store(UInt32(0), at: 60)
         memset(base + L.headerSize, 0, size - L.headerSize)
-        signd_store_u64_release(base + L.sequenceOffset, (sequence | 1) &+ 1)
+        sequence = (sequence | 1) &+ 1
+        signd_store_u64_release(base + L.sequenceOffset, sequence)
     }
 
     private func store<T: FixedWidthInteger>(_ value: T, at offset: Int) {
@@ -101,24 +147,24 @@ public final class SharedMemoryFramebuffer: FrameSink {
         frame.pixels.withUnsafeBytes { src in
             (base + L.headerSize + target * bufferBytes).copyMemory(from: src.baseAddress!, byteCount: bufferBytes)
         }
-        let sequence = signd_load_u64_relaxed(base + L.sequenceOffset)
         signd_store_u64_relaxed(base + L.sequenceOffset, sequence &+ 1)
         signd_fence_release()
         store(UInt32(target), at: L.indexOffset)
         store(number, at: L.frameNumberOffset)
         store(deadline, at: L.timeOffset)
-        signd_store_u64_release(base + L.sequenceOffset, sequence &+ 2)
+        sequence &+= 2
+        signd_store_u64_release(base + L.sequenceOffset, sequence)
         published.store(target, ordering: .relaxed)
     }
 
     /// Sets the header's "stopped" flag; the object stays so readers keep the last frame.
     public func stop() {
         typealias L = FramebufferLayout
-        let sequence = signd_load_u64_relaxed(base + L.sequenceOffset)
         signd_store_u64_relaxed(base + L.sequenceOffset, sequence &+ 1)
         signd_fence_release()
-        let flags = UInt32(littleEndian: base.load(fromByteOffset: L.flagsOffset, as: UInt32.self))
-        store(flags | L.flagStopped, at: L.flagsOffset)
-        signd_store_u64_release(base + L.sequenceOffset, sequence &+ 2)
+        flags |= L.flagStopped
+        store(flags, at: L.flagsOffset)
+        sequence &+= 2
+        signd_store_u64_release(base + L.sequenceOffset, sequence)
     }
 }

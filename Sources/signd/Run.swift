@@ -19,9 +19,9 @@ struct Run: ParsableCommand {
     func run() throws {
         // Under systemd, log to the journal with priorities and fields; otherwise to stderr.
         if SystemdNotifier.standardErrorIsJournal {
-            LoggingSystem.bootstrap { _ in JournalLogHandler(identifier: "signd") }
+            LoggingSystem.bootstrap { _ in EscapingLogHandler(JournalLogHandler(identifier: "signd")) }
         } else {
-            LoggingSystem.bootstrap(StreamLogHandler.standardError)
+            LoggingSystem.bootstrap { EscapingLogHandler(StreamLogHandler.standardError(label: $0)) }
         }
         var logger = Logger(label: "signd")
         logger.logLevel = .info

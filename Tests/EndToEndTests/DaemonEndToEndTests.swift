@@ -182,6 +182,23 @@ struct LayerCommandTests {
         let wrongSize = try s.write(
             s.config(text: "x").replacingOccurrences(of: "width = 64", with: "width = 32"), "small.toml")
         let refused = try ctl(["load-scene", wrongSize])
-        #expect(refused.status == 1 && refused.stderr.contains("the board is 64x16"))
+        #expect(refused.status == 1 && refused.stderr.contains("not the running board's (64x16)"))
+
+        // Outside the scene directories (here the config's own), existing or not, a file is
+        // refused with the same words; a bad scene's problems never quote its values.
+        let outside = "/etc/os-release"
+        let refusedOutside = try ctl(["load-scene", outside])
+        let refusedMissing = try ctl(["load-scene", "/etc/no-such-scene.toml"])
+        #expect(refusedOutside.status == 1 && refusedOutside.stderr.contains("scenes are loaded only from"))
+        #expect(
+            refusedOutside.stderr.replacingOccurrences(of: outside, with: "X")
+                == refusedMissing.stderr.replacingOccurrences(of: "/etc/no-such-scene.toml", with: "X"))
+        let secret = try s.write(
+            s.config(text: "x").replacingOccurrences(of: "[[layer]]", with: "[display2]\nkey = \"hunter2\"\n[[layer]]")
+                + "\nscroll = \"hunter3\"\n", "bad.toml")
+        chmod(secret, 0o600)
+        let refusedBad = try ctl(["load-scene", secret])
+        #expect(refusedBad.status == 1 && refusedBad.stderr.contains("display2"))
+        #expect(!refusedBad.stderr.contains("hunter"))
     }
 }

@@ -188,6 +188,34 @@ struct SystemdServiceTests {
         #expect(after["text"] == "Next song" && after["pending"] == nil)
     }
 
+    @Test(
+        "a temporary state file planted as a link is never written through; a world-writable state directory is refused"
+    )
+    func stateFileCannotBeRedirected() throws {
+        let s = try Scratch()
+        let config = try s.write(s.config(text: "From config"))
+        let state = s.dir.appendingPathComponent("state")
+        try FileManager.default.createDirectory(at: state, withIntermediateDirectories: true)
+        let victim = try s.write("precious\n", "victim.txt")
+        let environment = ["STATE_DIRECTORY": state.path]
+        let daemon = try s.startSignd(config: config, environment: environment)
+        try FileManager.default.createSymbolicLink(
+            atPath: state.appendingPathComponent(".state.json.\(daemon.processIdentifier)").path,
+            withDestinationPath: victim)
+        _ = try s.request("set-text", ["text": "Saved"])
+        s.stop(daemon)
+        #expect(try String(contentsOfFile: victim, encoding: .utf8) == "precious\n")
+        let saved = try JSONValue.parse(Data(contentsOf: state.appendingPathComponent("state.json")))
+        #expect(saved["layers"]?["main"]?["text"] == "Saved")
+
+        chmod(state.path, 0o777)
+        let refused = try s.launch(
+            Paths.signd, ["run", "--config", config, "--socket", s.socket], environment: environment)
+        #expect(s.exits(refused, within: 10))
+        #expect(refused.terminationStatus == 1)
+        #expect(s.stderr(of: refused).contains("is writable by other users"))
+    }
+
     @Test("kill -9 in the middle of saving leaves the previous state, which is restored")
     func killDuringSave() throws {
         let s = try Scratch()

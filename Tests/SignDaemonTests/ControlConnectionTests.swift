@@ -18,10 +18,13 @@ struct ControlConnectionTests {
             store: try SceneStore(config: scene, fonts: fonts), clock: FrameClock(fps: 60) { _ in }, startedAt: 0)
     }
 
-    static func channel(_ plane: ControlPlane) throws -> EmbeddedChannel {
+    /// A connected (active) channel with the socket's handlers.
+    static func channel(_ plane: ControlPlane, idleTimeout: TimeAmount = .seconds(30)) throws -> EmbeddedChannel {
         let channel = EmbeddedChannel()
         try channel.pipeline.syncOperations.addHandler(ByteToMessageHandler(LineFrameDecoder()))
-        try channel.pipeline.syncOperations.addHandler(ControlConnectionHandler(plane: plane))
+        try channel.pipeline.syncOperations.addHandler(ControlConnectionHandler(plane: plane, idleTimeout: idleTimeout))
+        try channel.connect(to: SocketAddress(unixDomainSocketPath: "/control.sock")).wait()
+        #expect(channel.isActive)
         return channel
     }
 
@@ -109,5 +112,25 @@ struct ControlConnectionTests {
         // The status after the last change saw it: changes and reads keep their order too.
         #expect(last["result"]?["text"] == "Last")
         _ = try await channel.finish()
+    }
+
+    @Test("a connection that sends no whole request for the idle timeout is told so and closed; a subscriber is not")
+    func idleTimeout() throws {
+        let plane = try Self.plane()
+        let idle = try Self.channel(plane)
+        // A byte now and then is no request.
+        for _ in 0..<5 {
+            try idle.writeInbound(idle.allocator.buffer(string: "{"))
+            idle.embeddedEventLoop.advanceTime(by: .seconds(7))
+        }
+        let r = try Self.responses(idle)
+        #expect(r.map { $0["error"]?["code"] } == ["busy"])
+        #expect(!idle.isActive)
+
+        let subscribed = try Self.channel(plane)
+        try subscribed.writeInbound(subscribed.allocator.buffer(string: #"{"cmd": "subscribe"}"# + "\n"))
+        subscribed.embeddedEventLoop.advanceTime(by: .seconds(120))
+        #expect(try Self.responses(subscribed).map { $0["ok"] } == [true])
+        #expect(subscribed.isActive)
     }
 }

@@ -207,6 +207,23 @@ struct ControlServerTests {
         }
     }
 
+    @Test("the socket file has its mode and group from the start, whatever the umask")
+    func socketPermissions() throws {
+        let scene = Scene(width: 8, height: 8, layers: [TextLayer(id: "main", text: "x")])
+        let store = try SceneStore(config: scene, fonts: ServerFixture.fonts)
+        let path = "/tmp/signd-perm-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).sock"
+        let server = ControlServer(
+            path: path, plane: ControlPlane(store: store, clock: FrameClock(fps: 60) { _ in }, startedAt: 0))
+        let old = umask(0)
+        defer { umask(old) }
+        try server.start(mode: 0o600, group: "nogroup")
+        defer { server.stop() }
+        var info = stat()
+        #expect(lstat(path, &info) == 0)
+        #expect(info.st_mode & 0o777 == 0o600)
+        #expect(info.st_gid == getgrnam("nogroup").pointee.gr_gid)
+    }
+
     @Test("a stale socket file is replaced; a live socket is not taken over")
     func staleSocket() throws {
         let f = try ServerFixture()

@@ -127,4 +127,14 @@ struct RuntimeStateTests {
         #expect(!line.contains("\n"))
         #expect(line.contains(#"x\u{a}WATCHDOG=trigger"#))
     }
+
+    @Test("a saved text is restored only if a request could have set it: within the length, naming configured icons")
+    func restoredStateIsChecked() throws {
+        var saved = PersistedState()
+        saved.layers["main"] = .init(text: String(repeating: "x", count: 200_000), configText: "From config")
+        saved.layers["footer"] = .init(text: "coffee {icon:cup}", configText: "Footer")
+        let store = try SceneStore(config: Self.config(), saved: saved, fonts: Self.fonts)
+        #expect(texts(store.scene.scene) == ["From config", "Footer"])
+        #expect(store.runtime.saved.layers.isEmpty)
+    }
 }

@@ -109,6 +109,61 @@ struct SharedMemoryFramebufferTests {
         #expect(stat("/dev/shm/signd.\(name)", &info) == 0)
         #expect(info.st_mode & 0o777 == 0o640)
     }
+
+    /// The header's sequence, read through a mapping of our own.
+    func sequence() -> UInt64 {
+        let fd = shm_open("/signd.\(name)", O_RDWR, 0)
+        defer { close(fd) }
+        let header = mmap(nil, 64, PROT_READ, MAP_SHARED, fd, 0)!
+        defer { munmap(header, 64) }
+        return header.load(fromByteOffset: 24, as: UInt64.self)
+    }
+
+    @Test("an object another user created first is refused, never adopted")
+    func squatted() throws {
+        let fd = shm_open("/signd.\(name)", O_CREAT | O_EXCL | O_RDWR, 0o666)
+        #expect(fd >= 0)
+        defer { shm_unlink("/signd.\(name)") }
+        fchown(fd, 65534, 65534)
+        close(fd)
+        #expect {
+            try SharedMemoryFramebuffer(name: name, width: 16, height: 4, fps: 60)
+        } throws: { error in
+            "\(error)".contains("belongs to another user (uid 65534)")
+        }
+    }
+
+    @Test("a stale object of signd's own is replaced by a new one with a whole header, its sequence carried on")
+    func staleReplaced() throws {
+        let stale = try SharedMemoryFramebuffer(name: name, width: 8, height: 2, fps: 30)
+        defer { shm_unlink("/signd.\(name)") }
+        stale.send(uniformFrame(1, width: 8, height: 2), number: 1, deadline: 1)
+        let before = sequence()
+        var staleInfo = stat()
+        stat("/dev/shm/signd.\(name)", &staleInfo)
+        let fresh = try SharedMemoryFramebuffer(name: name, width: 16, height: 4, fps: 60)
+        var freshInfo = stat()
+        stat("/dev/shm/signd.\(name)", &freshInfo)
+        #expect(freshInfo.st_ino != staleInfo.st_ino, "a new object, not the old one taken over")
+        #expect(sequence() > before && sequence() % 2 == 0)
+        fresh.send(uniformFrame(2), number: 1, deadline: 1)
+        let header = try json(try contractReader([name, "header"]).output)
+        #expect(header["width"] as? Int == 16 && header["frame"] as? Int == 1)
+    }
+
+    @Test("an odd sequence written into shared memory does not derail publishing: the writer counts for itself")
+    func ownSequence() throws {
+        let fb = try SharedMemoryFramebuffer(name: name, width: 16, height: 4, fps: 60)
+        defer { shm_unlink("/signd.\(name)") }
+        fb.send(uniformFrame(1), number: 1, deadline: 1)
+        let fd = shm_open("/signd.\(name)", O_RDWR, 0)
+        let header = mmap(nil, 64, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0)!
+        header.storeBytes(of: UInt64(12345), toByteOffset: 24, as: UInt64.self)
+        munmap(header, 64)
+        close(fd)
+        fb.send(uniformFrame(2), number: 2, deadline: 2)
+        #expect(sequence() % 2 == 0 && sequence() != 12346)
+    }
 }
 
 /// A flag shared with a writer thread in a test.
