@@ -76,7 +76,7 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOEmbedded", package: "swift-nio"),
             ],
-            path: "Fuzz", exclude: ["Corpus"]),
+            path: "Fuzz", exclude: ["Corpus", "lsan.supp"]),
 
         .testTarget(name: "SignTimingTests", dependencies: ["SignTiming"]),
         .testTarget(name: "SignGraphicsTests", dependencies: ["SignGraphics"]),

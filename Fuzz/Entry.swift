@@ -21,7 +21,7 @@ import Foundation
             }
             fuzzTarget = target
             var argc = CommandLine.argc
-            var argv = CommandLine.unsafeArgv
+            var argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>? = CommandLine.unsafeArgv
             exit(
                 LLVMFuzzerRunDriver(&argc, &argv) { data, size in
                     fuzzTarget(data.map { Array(UnsafeBufferPointer(start: $0, count: size)) } ?? [])

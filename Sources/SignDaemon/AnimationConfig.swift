@@ -1,7 +1,6 @@
 import SignGraphics
 import SignScene
 import SignTiming
-import TOMLKit
 
 /// Reads `[[...animation]]` tables: a key path, its values (from / to / by, or keyframe
 /// values, or a spring), and CAMediaTiming's timing.
@@ -16,13 +15,13 @@ extension ConfigReader {
         "initial_velocity",
     ]
 
-    mutating func animations(_ t: TOMLTable, at path: String) -> [LayerAnimation] {
+    mutating func animations(_ t: ConfigTable, at path: String) -> [LayerAnimation] {
         tables(t, "animation", at: path).enumerated().compactMap { i, table in
             animation(table, at: "\(path.isEmpty ? "" : path + ".")animation[\(i)]")
         }
     }
 
-    mutating func animation(_ t: TOMLTable, at path: String) -> LayerAnimation? {
+    mutating func animation(_ t: ConfigTable, at path: String) -> LayerAnimation? {
         rejectUnknownKeys(t, at: path, allowed: Self.animationKeys)
         guard let keyPath = string(t, "key_path", at: path) else {
             problem("\(path).key_path", "missing: the animated property (e.g. \"locations\", \"opacity\")")
@@ -116,7 +115,7 @@ extension ConfigReader {
                 isRemovedOnCompletion: bool(t, "removed_on_completion", at: path) ?? true))
     }
 
-    mutating func timingFunction(_ t: TOMLTable, _ key: String, at path: String) -> TimingFunction? {
+    mutating func timingFunction(_ t: ConfigTable, _ key: String, at path: String) -> TimingFunction? {
         guard let text = string(t, key, at: path) else { return nil }
         guard let f = TimingFunction(parsing: text) else {
             problem(
@@ -128,13 +127,13 @@ extension ConfigReader {
         return f
     }
 
-    mutating func value(_ t: TOMLTable, _ key: String, _ kind: ValueKind, at path: String) -> AnimatableValue? {
+    mutating func value(_ t: ConfigTable, _ key: String, _ kind: ValueKind, at path: String) -> AnimatableValue? {
         guard let raw = t[key] else { return nil }
         return parse(raw, kind, at: join(path, key))
     }
 
     /// One value of a key path's kind, or a problem naming the form expected.
-    mutating func parse(_ raw: TOMLValueConvertible, _ kind: ValueKind, at path: String) -> AnimatableValue? {
+    mutating func parse(_ raw: ConfigValue, _ kind: ValueKind, at path: String) -> AnimatableValue? {
         func numbers(_ count: Int?) -> [Double]? {
             guard let array = raw.array else { return nil }
             let values = array.compactMap { $0.double ?? $0.int.map(Double.init) }
@@ -148,7 +147,9 @@ extension ConfigReader {
             return nil
         }
         if let array = raw.array,
-            array.contains(where: { v in (v.double ?? v.int.map(Double.init)).map { !($0.isFinite && abs($0) <= limit) } ?? false })
+            array.contains(where: { v in
+                (v.double ?? v.int.map(Double.init)).map { !($0.isFinite && abs($0) <= limit) } ?? false
+            })
         {
             problem(path, "numbers must be finite, from -\(Int(limit)) to \(Int(limit))")
             return nil

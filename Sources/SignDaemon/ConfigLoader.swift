@@ -1,13 +1,14 @@
 import Foundation
 import SignGraphics
 import SignScene
-import TOMLKit
 
 /// Turns a TOML config file into a `DaemonConfig`, or into every problem found in it,
 /// each as `FILE:LINE: key.path: message`.
 public enum ConfigLoader {
     /// Reads and checks the file at `path`, fonts included.
-    public static func load(path: String, fonts: FontLibrary) throws(ConfigError) -> DaemonConfig {
+    public static func load(path: String, fonts: FontLibrary, parser: ConfigParser.Mode = .here)
+        throws(ConfigError) -> DaemonConfig
+    {
         let bytes: [UInt8]
         do {
             bytes = try RegularFile.read(path, limit: TOMLGuard.maxFileSize)
@@ -20,26 +21,18 @@ public enum ConfigLoader {
             throw ConfigError(problems: [ConfigProblem(file: path, line: 0, key: "-", message: "the file is not UTF-8")]
             )
         }
-        return try parse(source, file: path, fonts: fonts)
+        return try parse(source, file: path, fonts: fonts, parser: parser)
     }
 
     /// Checks `source` (named `file` in problems); with `fonts`, also that every font opens.
-    public static func parse(_ source: String, file: String, fonts: FontLibrary?) throws(ConfigError) -> DaemonConfig {
-        if let refused = TOMLGuard.check(source) {
-            throw ConfigError(problems: [
-                ConfigProblem(file: file, line: refused.line, key: "-", message: refused.message)
-            ])
-        }
-        let root: TOMLTable
+    public static func parse(_ source: String, file: String, fonts: FontLibrary?, parser: ConfigParser.Mode = .here)
+        throws(ConfigError) -> DaemonConfig
+    {
+        let root: ConfigTable
         do {
-            root = try TOMLTable(string: source)
-        } catch let error as TOMLParseError {
-            throw ConfigError(problems: [
-                ConfigProblem(
-                    file: file, line: error.source.begin.line, key: "-", message: "TOML syntax: \(error.description)")
-            ])
+            root = try ConfigParser.parse(source, mode: parser)
         } catch {
-            throw ConfigError(problems: [ConfigProblem(file: file, line: 1, key: "-", message: "\(error)")])
+            throw ConfigError(problems: [ConfigProblem(file: file, line: error.line, key: "-", message: error.message)])
         }
         var reader = ConfigReader(file: file, keyLines: TOMLKeyLines(source: source))
         var config = DaemonConfig()
@@ -61,7 +54,7 @@ public enum ConfigLoader {
         return config
     }
 
-    private static func readDisplay(_ root: TOMLTable, into config: inout DaemonConfig, _ r: inout ConfigReader) {
+    private static func readDisplay(_ root: ConfigTable, into config: inout DaemonConfig, _ r: inout ConfigReader) {
         guard let t = r.table(root, "display", at: "") else { return }
         r.rejectUnknownKeys(t, at: "display", allowed: ["width", "height", "fps", "background", "blank_on_stop"])
         if let v = r.int(t, "width", at: "display", in: 1...4096) { config.display.width = v }
@@ -72,21 +65,21 @@ public enum ConfigLoader {
     }
 
     /// `[icons]`: name = "file.png" (relative to the config file), shown by `{icon:name}`.
-    private static func readIcons(_ root: TOMLTable, into config: inout DaemonConfig, _ r: inout ConfigReader) {
+    private static func readIcons(_ root: ConfigTable, into config: inout DaemonConfig, _ r: inout ConfigReader) {
         guard let t = r.table(root, "icons", at: "") else { return }
         for name in t.keys.sorted() {
-            guard let content = r.imageContent(TOMLTable([name: t[name]!]), key: name, at: "icons") else { continue }
+            guard let content = r.imageContent(ConfigTable([name: t[name]!]), key: name, at: "icons") else { continue }
             config.icons[name] = content.bitmap
         }
     }
 
-    private static func readState(_ root: TOMLTable, into config: inout DaemonConfig, _ r: inout ConfigReader) {
+    private static func readState(_ root: ConfigTable, into config: inout DaemonConfig, _ r: inout ConfigReader) {
         guard let t = r.table(root, "state", at: "") else { return }
         r.rejectUnknownKeys(t, at: "state", allowed: ["directory"])
         config.state.directory = r.string(t, "directory", at: "state")
     }
 
-    private static func readControl(_ root: TOMLTable, into config: inout DaemonConfig, _ r: inout ConfigReader) {
+    private static func readControl(_ root: ConfigTable, into config: inout DaemonConfig, _ r: inout ConfigReader) {
         guard let t = r.table(root, "control", at: "") else { return }
         r.rejectUnknownKeys(t, at: "control", allowed: ["socket", "mode", "group", "scene_dirs"])
         config.control.socket = r.string(t, "socket", at: "control")
@@ -103,7 +96,7 @@ public enum ConfigLoader {
         }
     }
 
-    private static func readPreview(_ root: TOMLTable, into config: inout DaemonConfig, _ r: inout ConfigReader) {
+    private static func readPreview(_ root: ConfigTable, into config: inout DaemonConfig, _ r: inout ConfigReader) {
         guard let t = r.table(root, "preview", at: "") else { return }
         r.rejectUnknownKeys(t, at: "preview", allowed: ["terminal", "fps"])
         if let b = t["terminal"]?.bool {
@@ -121,7 +114,7 @@ public enum ConfigLoader {
     ]
 
     private static func readLayers(
-        _ root: TOMLTable, into config: inout DaemonConfig, _ r: inout ConfigReader, fonts: FontLibrary?
+        _ root: ConfigTable, into config: inout DaemonConfig, _ r: inout ConfigReader, fonts: FontLibrary?
     ) {
         let tables = r.tables(root, "layer", at: "")
         if tables.isEmpty && root["layer"] == nil {
@@ -210,7 +203,7 @@ public enum ConfigLoader {
     }
 
     /// `fade = 12` is pixels; `fade = "10%"` is a fraction of the layer's width.
-    private static func readFade(_ t: TOMLTable, path: String, _ r: inout ConfigReader) -> Marquee.Length? {
+    private static func readFade(_ t: ConfigTable, path: String, _ r: inout ConfigReader) -> Marquee.Length? {
         guard let value = t["fade"] else { return nil }
         if let text = value.string {
             if text.hasSuffix("%"), let percent = Double(text.dropLast()), (0...50).contains(percent) {

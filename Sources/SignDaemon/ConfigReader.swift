@@ -1,5 +1,4 @@
 import SignGraphics
-import TOMLKit
 
 /// Reads typed values out of a parsed TOML table, collecting a located problem for every
 /// value that is missing, of the wrong type or out of range, instead of stopping at the first.
@@ -13,16 +12,17 @@ struct ConfigReader {
     }
 
     /// Reports keys of `table` that are not in `allowed` (usually a typo).
-    mutating func rejectUnknownKeys(_ table: TOMLTable, at path: String, allowed: Set<String>) {
+    mutating func rejectUnknownKeys(_ table: ConfigTable, at path: String, allowed: Set<String>) {
         for key in table.keys.sorted() where !allowed.contains(key) {
             let full = path.isEmpty ? key : "\(path).\(key)"
             problem(
                 full,
-                "unknown key\(NearestWord.hint(allowed, for: key)) (expected one of: \(allowed.sorted().joined(separator: ", ")))")
+                "unknown key\(NearestWord.hint(allowed, for: key)) (expected one of: \(allowed.sorted().joined(separator: ", ")))"
+            )
         }
     }
 
-    mutating func table(_ parent: TOMLTable, _ key: String, at path: String) -> TOMLTable? {
+    mutating func table(_ parent: ConfigTable, _ key: String, at path: String) -> ConfigTable? {
         guard let value = parent[key] else { return nil }
         guard let table = value.table else {
             problem(join(path, key), "expected a table, found \(value.type)")
@@ -31,7 +31,7 @@ struct ConfigReader {
         return table
     }
 
-    mutating func tables(_ parent: TOMLTable, _ key: String, at path: String) -> [TOMLTable] {
+    mutating func tables(_ parent: ConfigTable, _ key: String, at path: String) -> [ConfigTable] {
         guard let value = parent[key] else { return [] }
         guard let array = value.array else {
             problem(join(path, key), "expected an array of tables ([[\(key)]]), found \(value.type)")
@@ -46,7 +46,7 @@ struct ConfigReader {
         }
     }
 
-    mutating func string(_ t: TOMLTable, _ key: String, at path: String) -> String? {
+    mutating func string(_ t: ConfigTable, _ key: String, at path: String) -> String? {
         guard let value = t[key] else { return nil }
         guard let s = value.string else {
             problem(join(path, key), "expected a string, found \(value.type)")
@@ -55,7 +55,7 @@ struct ConfigReader {
         return s
     }
 
-    mutating func bool(_ t: TOMLTable, _ key: String, at path: String) -> Bool? {
+    mutating func bool(_ t: ConfigTable, _ key: String, at path: String) -> Bool? {
         guard let value = t[key] else { return nil }
         guard let b = value.bool else {
             problem(join(path, key), "expected true or false, found \(value.type)")
@@ -64,7 +64,7 @@ struct ConfigReader {
         return b
     }
 
-    mutating func int(_ t: TOMLTable, _ key: String, at path: String, in range: ClosedRange<Int>) -> Int? {
+    mutating func int(_ t: ConfigTable, _ key: String, at path: String, in range: ClosedRange<Int>) -> Int? {
         guard let value = t[key] else { return nil }
         guard let i = value.int else {
             problem(join(path, key), "expected an integer, found \(value.type)")
@@ -78,7 +78,7 @@ struct ConfigReader {
     }
 
     /// A number: TOML integers are accepted where a fractional value is allowed.
-    mutating func number(_ t: TOMLTable, _ key: String, at path: String, in range: ClosedRange<Double>) -> Double? {
+    mutating func number(_ t: ConfigTable, _ key: String, at path: String, in range: ClosedRange<Double>) -> Double? {
         guard let value = t[key] else { return nil }
         guard let d = value.double ?? value.int.map(Double.init) else {
             problem(join(path, key), "expected a number, found \(value.type)")
@@ -91,7 +91,7 @@ struct ConfigReader {
         return d
     }
 
-    mutating func color(_ t: TOMLTable, _ key: String, at path: String) -> Color? {
+    mutating func color(_ t: ConfigTable, _ key: String, at path: String) -> Color? {
         guard let text = string(t, key, at: path) else { return nil }
         guard let color = Color(parsing: text) else {
             problem(join(path, key), "\"\(text)\" is not a colour (use #rrggbb, #rrggbbaa or a name such as amber)")
@@ -100,7 +100,7 @@ struct ConfigReader {
         return color
     }
 
-    mutating func choice<E: RawRepresentable & CaseIterable>(_ t: TOMLTable, _ key: String, at path: String) -> E?
+    mutating func choice<E: RawRepresentable & CaseIterable>(_ t: ConfigTable, _ key: String, at path: String) -> E?
     where E.RawValue == String {
         guard let text = string(t, key, at: path) else { return nil }
         guard let value = E(rawValue: text) else {

@@ -49,7 +49,7 @@ public final class Daemon: Sendable {
         self.options = options
         let startedAt = MonotonicClock.now()
         let fonts = try FontLibrary()
-        let config = try ConfigLoader.load(path: options.configPath, fonts: fonts)
+        let config = try ConfigLoader.load(path: options.configPath, fonts: fonts, parser: .isolated)
         self.fonts = fonts
         self.config = Mutex(config)
 
@@ -158,7 +158,7 @@ public final class Daemon: Sendable {
         defer { SystemdNotifier.notify(["READY=1", statusLine()]) }
         let new: DaemonConfig
         do {
-            new = try ConfigLoader.load(path: options.configPath, fonts: fonts)
+            new = try ConfigLoader.load(path: options.configPath, fonts: fonts, parser: .isolated)
         } catch {
             for problem in error.problems { logger.error("\(problem)") }
             logger.error("config not reloaded: \(error.problems.count) problem(s); still running the previous config")
@@ -213,7 +213,7 @@ public final class Daemon: Sendable {
         }
         let new: DaemonConfig
         do {
-            new = try ConfigLoader.load(path: file, fonts: fonts)
+            new = try ConfigLoader.load(path: file, fonts: fonts, parser: .isolated)
         } catch {
             for problem in error.problems { logger.warning("scene not loaded: \(problem)") }
             return error.problems.map(\.withoutValues)

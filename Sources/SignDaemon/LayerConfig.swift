@@ -1,7 +1,6 @@
 import SignGraphics
 import SignScene
 import SignTiming
-import TOMLKit
 
 /// Reads layers that are not marquees: `type = "plain" | "text" | "gradient" | "shape"`
 /// with their Core Animation properties, a `[...mask]`, `[[...sublayer]]`s and
@@ -24,7 +23,7 @@ extension ConfigReader {
     /// A layer of `type` in a parent of `parentSize` (the board, for a top-level layer),
     /// `depth` levels of masks and sublayers below the top.
     mutating func layer(
-        _ t: TOMLTable, type: String, at path: String, parentSize: Size, fonts: FontLibrary?, depth: Int = 0
+        _ t: ConfigTable, type: String, at path: String, parentSize: Size, fonts: FontLibrary?, depth: Int = 0
     ) -> Layer? {
         guard depth <= Self.maxLayerDepth else {
             problem(path, "masks and sublayers nest at most \(Self.maxLayerDepth) deep")
@@ -74,14 +73,14 @@ extension ConfigReader {
     }
 
     /// x, y, width, height; the parent's whole area by default.
-    mutating func frame(_ t: TOMLTable, at path: String, parentSize: Size) -> Rect {
+    mutating func frame(_ t: ConfigTable, at path: String, parentSize: Size) -> Rect {
         let x = number(t, "x", at: path, in: -10000...10000) ?? 0, y = number(t, "y", at: path, in: -10000...10000) ?? 0
         let w = number(t, "width", at: path, in: 0...10000) ?? parentSize.width
         let h = number(t, "height", at: path, in: 0...10000) ?? parentSize.height
         return Rect(x: x, y: y, width: w, height: h)
     }
 
-    mutating func textContent(_ t: TOMLTable, at path: String, fonts: FontLibrary?) -> TextContent? {
+    mutating func textContent(_ t: ConfigTable, at path: String, fonts: FontLibrary?) -> TextContent? {
         let font = fontSpec(t, at: path, fonts: fonts)
         var content = TextContent(
             text: string(t, "text", at: path) ?? "", font: font.primary, fallbacks: font.fallbacks)
@@ -91,7 +90,7 @@ extension ConfigReader {
     }
 
     /// `font`, `font_size`, `antialias`, `fallback_fonts`, each face checked when `fonts` is given.
-    mutating func fontSpec(_ t: TOMLTable, at path: String, fonts: FontLibrary?) -> (
+    mutating func fontSpec(_ t: ConfigTable, at path: String, fonts: FontLibrary?) -> (
         primary: FontSpec, fallbacks: [FontSpec]
     ) {
         let name = string(t, "font", at: path) ?? FontSpec.defaultFace.name
@@ -114,7 +113,7 @@ extension ConfigReader {
         return (primary, fallbacks)
     }
 
-    mutating func gradient(_ t: TOMLTable, at path: String, default base: Gradient) -> Gradient {
+    mutating func gradient(_ t: ConfigTable, at path: String, default base: Gradient) -> Gradient {
         var g = base
         if let raw = t["colors"] {
             let colors = raw.array?.compactMap { $0.string.flatMap(Color.init(parsing:)) }
@@ -137,7 +136,7 @@ extension ConfigReader {
         return g
     }
 
-    mutating func shapeContent(_ t: TOMLTable, at path: String, size: Size, cornerRadius: Double) -> Layer.Content {
+    mutating func shapeContent(_ t: ConfigTable, at path: String, size: Size, cornerRadius: Double) -> Layer.Content {
         var shape = ShapeContent(path: RoundedRect(rect: Rect(origin: .zero, size: size), cornerRadius: cornerRadius))
         if case .path(let p)? = value(t, "path", .path, at: path) { shape.path = p }
         shape.fill = color(t, "fill", at: path).map { .color($0) }
@@ -158,7 +157,7 @@ extension ConfigReader {
 
     /// `image` (a PNG, relative to the config file) and `scaling`; the file is decoded now,
     /// so a missing or broken image is a config problem, never a failure in a frame.
-    mutating func imageContent(_ t: TOMLTable, key: String = "image", at path: String) -> ImageContent? {
+    mutating func imageContent(_ t: ConfigTable, key: String = "image", at path: String) -> ImageContent? {
         guard let name = string(t, key, at: path) else {
             problem("\(path).\(key)", "missing: the PNG file to show")
             return nil
@@ -181,7 +180,7 @@ extension ConfigReader {
 
     /// The spotlight effect: `[[layer.zone]]` tables (name, x, y, width, height), the zone
     /// lit first, the dimming, the border and the move between zones.
-    mutating func spotlight(_ t: TOMLTable, at path: String, id: String) -> Spotlight? {
+    mutating func spotlight(_ t: ConfigTable, at path: String, id: String) -> Spotlight? {
         rejectUnknownKeys(t, at: path, allowed: Self.spotlightKeys)
         var zones: [Spotlight.Zone] = []
         for (i, z) in tables(t, "zone", at: path).enumerated() {
@@ -227,7 +226,7 @@ extension ConfigReader {
     /// The shimmer preset: a gradient masked by text whose `locations` sweep across it (the
     /// seed: gray / white / gray at [0.25, 0.5, 0.75], from [0, 0, 0.25] to [0.75, 1, 1]
     /// over 1.7 s, forever).
-    mutating func shimmer(_ t: TOMLTable, at path: String, parentSize: Size, fonts: FontLibrary?) -> Layer? {
+    mutating func shimmer(_ t: ConfigTable, at path: String, parentSize: Size, fonts: FontLibrary?) -> Layer? {
         rejectUnknownKeys(t, at: path, allowed: Self.shimmerKeys)
         let frame = frame(t, at: path, parentSize: parentSize)
         let direction = string(t, "direction", at: path) ?? "right"

@@ -1,11 +1,10 @@
 import SignOutput
-import TOMLKit
 
 /// Reads `[[output]]` tables: the shm framebuffer and the USB LED controllers.
 extension ConfigLoader {
     static let outputTypes = ["shm", "fadecandy", "framework", "bulk"]
 
-    static func readOutputs(_ root: TOMLTable, into config: inout DaemonConfig, _ r: inout ConfigReader) {
+    static func readOutputs(_ root: ConfigTable, into config: inout DaemonConfig, _ r: inout ConfigReader) {
         var names = Set<String>()
         for (i, t) in r.tables(root, "output", at: "").enumerated() {
             let path = "output[\(i)]"
@@ -42,7 +41,7 @@ extension ConfigLoader {
     }
 
     private static func readUSBOutput(
-        _ t: TOMLTable, type: String, name: String, at path: String, _ r: inout ConfigReader
+        _ t: ConfigTable, type: String, name: String, at path: String, _ r: inout ConfigReader
     ) -> USBOutputConfig? {
         var keys: Set<String> = ["type", "name", "serial", "brightness", "gamma", "white_point", "dithering", "panel"]
         switch type {
@@ -119,7 +118,8 @@ extension ConfigLoader {
     }
 
     /// Bytes as a hex string ("AA 55 01") or an array of integers.
-    private static func readBytes(_ t: TOMLTable, _ key: String, at path: String, _ r: inout ConfigReader) -> [UInt8] {
+    private static func readBytes(_ t: ConfigTable, _ key: String, at path: String, _ r: inout ConfigReader) -> [UInt8]
+    {
         guard let value = t[key] else { return [] }
         if let text = value.string {
             let digits = text.filter { !$0.isWhitespace }
@@ -145,7 +145,8 @@ extension ConfigLoader {
         return []
     }
 
-    private static func readPanel(_ t: TOMLTable, at path: String, previousEnd: Int, _ r: inout ConfigReader) -> Panel?
+    private static func readPanel(_ t: ConfigTable, at path: String, previousEnd: Int, _ r: inout ConfigReader)
+        -> Panel?
     {
         r.rejectUnknownKeys(
             t, at: path,

@@ -6,6 +6,6 @@ struct Signd: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "signd",
         abstract: "Drives LED signs: renders scrolling, faded-edge text and sends every frame to the outputs.",
-        subcommands: [Run.self, Render.self, Curve.self, CheckConfig.self],
+        subcommands: [Run.self, Render.self, Curve.self, CheckConfig.self, ParseConfig.self],
         defaultSubcommand: Run.self)
 }

@@ -200,5 +200,12 @@ struct LayerCommandTests {
         let refusedBad = try ctl(["load-scene", secret])
         #expect(refusedBad.status == 1 && refusedBad.stderr.contains("display2"))
         #expect(!refusedBad.stderr.contains("hunter"))
+
+        // The daemon parses in a child process: a document the parser would abort on is a
+        // syntax problem with its line, and signd keeps running.
+        let aborting = try s.write("# a scene\n[[{x]]\n", "abort.toml")
+        let refusedSyntax = try ctl(["load-scene", aborting])
+        #expect(refusedSyntax.status == 1 && refusedSyntax.stderr.contains("abort.toml:2: -: TOML syntax"))
+        #expect(try s.request("status")["text"] == "Loaded scene")
     }
 }
