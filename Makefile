@@ -9,7 +9,7 @@ UNITDIR     ?= /lib/systemd/system
 UDEVDIR     ?= /etc/udev/rules.d
 SYSUSERSDIR ?= /usr/lib/sysusers.d
 
-.PHONY: all setup build release demo test bench install clean format
+.PHONY: all setup build release demo test bench fuzz soak install clean format
 
 all: build
 
@@ -27,11 +27,26 @@ release: setup
 demo: build
 	@tools/demo.sh $(CONFIG)
 
-## test: builds everything (tests included), runs every test suite, checks the systemd units.
+## test: builds everything (tests included), runs every test suite, checks the systemd units,
+## replays the fuzz corpus, fuzzes each target briefly and soaks the daemon for two minutes.
 test: setup
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
 	tools/check-units
+	tools/fuzz-replay
+	tools/fuzz $(FUZZ_SECONDS)
+	tools/soak $(SOAK) --interval 30 --warmup 30 --bin $$($(SWIFT) build --show-bin-path)
+
+FUZZ_SECONDS ?= 20
+SOAK ?= 2m
+
+## fuzz: each fuzz target for FUZZ_SECONDS (make fuzz FUZZ_SECONDS=1800 for a long run).
+fuzz: setup
+	tools/fuzz $(FUZZ_SECONDS)
+
+## soak: the release daemon stormed by clients for SOAK (make soak SOAK=1h).
+soak: release
+	tools/soak $(SOAK)
 
 ## install: binaries, units, the sysusers entry, the udev rules and /etc/signd/signd.toml (an existing one is kept).
 ## bench: the benchmarks in Benchmarks/ (release build; wall clock percentiles and mallocs).

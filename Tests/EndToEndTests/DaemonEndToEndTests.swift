@@ -70,6 +70,15 @@ struct DaemonEndToEndTests {
         var environment = ProcessInfo.processInfo.environment
         environment["SIGND_SOCKET"] = s.socket
         #expect(try run(Paths.signctl, ["ping"], environment: environment).status == 0)
+
+        // A text with terminal escapes is shown escaped, never sent to the operator's terminal.
+        _ = try s.request("set-text", ["text": "x\u{1b}]0;owned\u{07}\u{1b}[2J"])
+        let status = try run(Paths.signctl, ["status", "--socket", s.socket])
+        #expect(status.status == 0 && !status.stdout.contains("\u{1b}"))
+        #expect(status.stdout.contains(#"x\u{1b}]0;owned\u{7}\u{1b}[2J"#))
+        // signctl checks what it can before sending, and lists the choices.
+        let bad = try run(Paths.signctl, ["set-text", "x", "--when", "tomorrow", "--socket", s.socket])
+        #expect(bad.status == 64 && bad.stderr.contains("'now' and 'loop-end'"))
     }
 
     @Test("check-config and run refuse a broken config with file:line: key: message")
@@ -106,6 +115,9 @@ struct DaemonEndToEndTests {
         }
         #expect(pairs(named.stdout).count == 3 && pairs(overshoot.stdout).count == 2)
         #expect(try run(Paths.signd, ["curve", "bouncy", "0.5"]).status != 0)
+        // A negative time is a number, not an option.
+        let negative = try run(Paths.signd, ["curve", "linear", "-0.5", "0.5"])
+        #expect(negative.status == 0 && pairs(negative.stdout).map(\.0) == [-0.5, 0.5])
     }
 }
 

@@ -133,4 +133,22 @@ struct ControlConnectionTests {
         #expect(try Self.responses(subscribed).map { $0["ok"] } == [true])
         #expect(subscribed.isActive)
     }
+
+    @Test("a subscriber that stops reading is told it fell behind and is closed, not buffered for")
+    func stalledSubscriber() throws {
+        let plane = try Self.plane()
+        let channel = try Self.channel(plane)
+        try channel.writeInbound(channel.allocator.buffer(string: #"{"cmd": "subscribe"}"# + "\n"))
+        #expect(try Self.responses(channel).map { $0["ok"] } == [true])
+        plane.events.publish(ControlEvent(.loopEnd, ["layer": "main"]))
+        #expect(try Self.responses(channel).map { $0["event"] } == ["loop-end"])
+        // The client stops reading: its socket buffer fills and the channel stops being writable.
+        channel.isWritable = false
+        for _ in 0..<1000 { plane.events.publish(ControlEvent(.loopEnd, ["layer": "main"])) }
+        let r = try Self.responses(channel)
+        #expect(r.filter { $0["event"] != nil }.isEmpty, "nothing is queued for a subscriber that does not read")
+        #expect(r.contains { $0["error"]?["code"] == "busy" })
+        #expect(!channel.isActive)
+        #expect(!plane.events.wants(.loopEnd), "a closed subscriber is forgotten")
+    }
 }
