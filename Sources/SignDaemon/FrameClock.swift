@@ -19,6 +19,9 @@ public final class FrameClock: Sendable {
     public struct Statistics: Sendable {
         public var frames: UInt64 = 0
         public var dropped: UInt64 = 0
+        /// Ticks that came three or more frame periods late (and so skipped three or more
+        /// frames at once): stalls, as opposed to the odd late frame.
+        public var stalls: UInt64 = 0
         public var lateness = LatenessHistogram()
     }
 
@@ -157,6 +160,7 @@ public final class FrameClock: Sendable {
         statistics.withLock { s in
             s.frames += 1
             s.dropped += n - last - 1
+            if n - last - 1 >= 3 { s.stalls += 1 }
             s.lateness.record(now > deadline ? now - deadline : 0)
         }
         if n != last + 1 || n - anchor >= UInt64(max(1, t.fps.rounded())) { schedule(frame: n + 1) }

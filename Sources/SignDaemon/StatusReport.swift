@@ -58,6 +58,7 @@ extension ControlPlane {
             "fps": .double(clock.fps),
             "frames": .int(Int64(stats.frames)),
             "dropped": .int(Int64(stats.dropped)),
+            "stalls": .int(Int64(stats.stalls)),
             "uptime_s": .double((Double(MonotonicClock.now() - startedAt) / 1e6).rounded() / 1e3),
             "width": .int(Int64(scene.scene.width)),
             "height": .int(Int64(scene.scene.height)),

@@ -84,9 +84,18 @@ struct ControlServerTests {
             (#"{"cmd": "set-text", "text": "x {icon:cup}"}"#, "invalid-argument"),
             (#"{"cmd": "subscribe", "events": "loop-end"}"#, "bad-request"),
             (#"{"cmd": "set-property", "layer": "main", "key_path": "opactiy", "value": 1}"#, "invalid-argument"),
-            (#"{"cmd": "set-property", "layer": "main", "key_path": "position.x", "value": 1e308}"#, "invalid-argument"),
-            (#"{"cmd": "set-property", "layer": "main", "key_path": "bounds", "value": [0, 0, 1e308, 1e308]}"#, "invalid-argument"),
-            (#"{"cmd": "set-property", "layer": "main", "key_path": "anchorPoint", "value": [-1e18, -1e18]}"#, "invalid-argument"),
+            (
+                #"{"cmd": "set-property", "layer": "main", "key_path": "position.x", "value": 1e308}"#,
+                "invalid-argument"
+            ),
+            (
+                #"{"cmd": "set-property", "layer": "main", "key_path": "bounds", "value": [0, 0, 1e308, 1e308]}"#,
+                "invalid-argument"
+            ),
+            (
+                #"{"cmd": "set-property", "layer": "main", "key_path": "anchorPoint", "value": [-1e18, -1e18]}"#,
+                "invalid-argument"
+            ),
         ])
     func errors(line: String, code: String) throws {
         let f = try ServerFixture()

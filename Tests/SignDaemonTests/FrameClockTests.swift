@@ -44,6 +44,9 @@ struct FrameClockTests {
         #expect(after >= 12)
         #expect(clock.stats.dropped >= after - 6)
         #expect(clock.stats.dropped == numbers.last! - UInt64(numbers.count))
+        // Counted as a stall: every tick that skipped three frames or more.
+        let stalls = zip(numbers, numbers.dropFirst()).filter { $1 - $0 - 1 >= 3 }.count
+        #expect(stalls >= 1 && clock.stats.stalls == UInt64(stalls))
     }
 
     @Test("re-timing keeps frame numbers rising and scene time running on without a jump")
