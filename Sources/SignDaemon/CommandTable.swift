@@ -74,25 +74,22 @@ extension ControlPlane {
             plane.hooks.changed()
             return [:]
         }
-        row(Request.LoadScene.self, .changes) { plane, command, _ throws(ControlError) in
-            let problems = plane.hooks.loadScene(command.path)
+        /// A file read on request: refused with every problem, or in effect and told about.
+        @Sendable func applied(_ problems: [ConfigProblem], refusal: String, _ plane: ControlPlane) throws(ControlError)
+            -> [String: JSONValue]
+        {
             guard problems.isEmpty else {
                 throw ControlError(
-                    .invalidArgument,
-                    "the scene was not loaded:\n" + problems.map(\.description).joined(separator: "\n"))
+                    .invalidArgument, refusal + ":\n" + problems.map(\.description).joined(separator: "\n"))
             }
             plane.hooks.changed()
             return [:]
         }
+        row(Request.LoadScene.self, .changes) { plane, command, _ throws(ControlError) in
+            try applied(plane.hooks.loadScene(command.path), refusal: "the scene was not loaded", plane)
+        }
         row(Request.Reload.self, .changes) { plane, _, _ throws(ControlError) in
-            let problems = plane.hooks.reload()
-            guard problems.isEmpty else {
-                throw ControlError(
-                    .invalidArgument,
-                    "the config was not reloaded:\n" + problems.map(\.description).joined(separator: "\n"))
-            }
-            plane.hooks.changed()
-            return [:]
+            try applied(plane.hooks.reload(), refusal: "the config was not reloaded", plane)
         }
         return table
     }()

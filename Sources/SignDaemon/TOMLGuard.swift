@@ -58,6 +58,20 @@ enum TOMLGuard {
             }
             return false
         }
+        /// Counts a key's dotted parts from `i` up to `end` or the line's end, quoted parts
+        /// skipped whole; `nil` when a quoted part does not end.
+        func keyParts(endingAt end: UInt8) -> Int? {
+            var parts = 1
+            while i < bytes.count, bytes[i] != end, bytes[i] != UInt8(ascii: "\n") {
+                if bytes[i] == UInt8(ascii: "\"") || bytes[i] == UInt8(ascii: "'") {
+                    guard skipString() else { return nil }
+                    continue
+                }
+                if bytes[i] == UInt8(ascii: ".") { parts += 1 }
+                i += 1
+            }
+            return parts
+        }
         while i < bytes.count {
             let c = bytes[i]
             switch c {
@@ -87,29 +101,13 @@ enum TOMLGuard {
                         "TOML syntax: a table header must start with a key, not \"\(Character(Unicode.Scalar(first)))\""
                     )
                 }
-                var segments = 1
-                while i < bytes.count, bytes[i] != UInt8(ascii: "]"), bytes[i] != UInt8(ascii: "\n") {
-                    if bytes[i] == UInt8(ascii: "\"") || bytes[i] == UInt8(ascii: "'") {
-                        guard skipString() else { return nil }
-                        continue
-                    }
-                    if bytes[i] == UInt8(ascii: ".") { segments += 1 }
-                    i += 1
-                }
+                guard let segments = keyParts(endingAt: UInt8(ascii: "]")) else { return nil }
                 if segments > maxDepth { return (line, "TOML: table names are limited to \(maxDepth) dotted parts") }
                 while i < bytes.count, bytes[i] == UInt8(ascii: "]") { i += 1 }
             case _ where atLineStart && depth == 0:
                 // A key (`a.b.c = 1` nests tables as deeply as a header does): its dotted parts
                 // are counted once, up to the `=`.
-                var segments = 1
-                while i < bytes.count, bytes[i] != UInt8(ascii: "="), bytes[i] != UInt8(ascii: "\n") {
-                    if bytes[i] == UInt8(ascii: "\"") || bytes[i] == UInt8(ascii: "'") {
-                        guard skipString() else { return nil }
-                        continue
-                    }
-                    if bytes[i] == UInt8(ascii: ".") { segments += 1 }
-                    i += 1
-                }
+                guard let segments = keyParts(endingAt: UInt8(ascii: "=")) else { return nil }
                 if segments > maxDepth { return (line, "TOML: dotted keys are limited to \(maxDepth) parts") }
             case UInt8(ascii: "\""), UInt8(ascii: "'"):
                 guard skipString() else { return nil }
