@@ -13,6 +13,7 @@ let package = Package(
         .library(name: "SignScene", targets: ["SignScene"]),
         .library(name: "SignOutput", targets: ["SignOutput"]),
         .library(name: "SignControl", targets: ["SignControl"]),
+        .library(name: "SignWire", targets: ["SignWire"]),
         .library(name: "SignDaemon", targets: ["SignDaemon"]),
     ],
     dependencies: [
@@ -45,6 +46,8 @@ let package = Package(
         .target(name: "SignScene", dependencies: ["SignTiming", "SignGraphics"]),
         .target(name: "SignOutput", dependencies: ["SignGraphics", "CSeqlock", "CLibUSB"]),
         .target(name: "SignControl"),
+        // The LED network protocols' packets, both ways; pure Swift.
+        .target(name: "SignWire"),
         .target(
             name: "SignDaemon",
             dependencies: [
@@ -72,7 +75,7 @@ let package = Package(
         .executableTarget(
             name: "signd-fuzz",
             dependencies: [
-                "SignDaemon", "SignControl", "SignScene", "SignGraphics", "CFuzzer",
+                "SignDaemon", "SignControl", "SignScene", "SignGraphics", "SignWire", "CFuzzer",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOEmbedded", package: "swift-nio"),
             ],
@@ -83,6 +86,7 @@ let package = Package(
         .testTarget(name: "SignSceneTests", dependencies: ["SignScene"]),
         .testTarget(name: "SignOutputTests", dependencies: ["SignOutput"]),
         .testTarget(name: "SignControlTests", dependencies: ["SignControl"]),
+        .testTarget(name: "SignWireTests", dependencies: ["SignWire"]),
         .testTarget(
             name: "SignDaemonTests",
             dependencies: [

@@ -5,6 +5,7 @@ import SignControl
 import SignDaemon
 import SignGraphics
 import SignScene
+import SignWire
 
 /// What signd reads from outside, one entry each: every input must come back as a value or
 /// as an error, never as a trap, an abort or a hang. libFuzzer drives them (`make fuzz`); a
@@ -17,6 +18,7 @@ enum FuzzTargets {
         "config": config,
         "markup": markup,
         "png": png,
+        "wire": wire,
     ]
 
     /// A control request line, as every transport decodes it.
@@ -65,5 +67,18 @@ enum FuzzTargets {
     /// A PNG file, decoded as an image layer's, a mask's or an icon's.
     static func png(_ data: [UInt8]) {
         _ = try? PNGImage.readImage(bytes: data, name: "fuzz.png")
+    }
+
+    /// A datagram or stream chunk as each LED network protocol's parser reads it; what parses
+    /// must lie inside the datagram.
+    static func wire(_ data: [UInt8]) {
+        data.withUnsafeBytes { d in
+            if let (_, range) = try? DDP.parse(d) { precondition(range.upperBound <= d.count) }
+            if case .data(let packet)? = try? E131.parse(d) { precondition(packet.slots.upperBound <= d.count) }
+            if case .dmx(let dmx)? = try? ArtNet.parse(d) { precondition(dmx.data.upperBound <= d.count) }
+            if let (message, length) = OPC.next(in: d) {
+                precondition(message.data.upperBound <= d.count && length <= d.count)
+            }
+        }
     }
 }

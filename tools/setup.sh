@@ -17,6 +17,14 @@ packages=(
   umockdev gir1.2-umockdev-1.0 python3-gi  # emulated USB devices for the USB output tests
 )
 
+# The LED network protocols as other projects implement them, for the wire tests
+# (tools/wire-peer.py): from PyPI, into the python3 on PATH, when missing.
+python_peers=(sacn==1.11.0 python-led-ddp==1.0.1 stupidArtnet==1.6.0)
+if ! python3 -c "import sacn, ddp, stupidArtnet" 2>/dev/null; then
+  echo "setup: installing ${python_peers[*]} from PyPI" >&2
+  python3 -m pip install -q --disable-pip-version-check "${python_peers[@]}" </dev/null
+fi
+
 missing=()
 for p in "${packages[@]}"; do
   status=$(dpkg-query -W -f='${Status}' "$p" 2>/dev/null || true)
