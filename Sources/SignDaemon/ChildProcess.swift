@@ -3,17 +3,27 @@ import Glibc
 /// Runs a short-lived helper: `posix_spawn`, its standard input written from memory, its
 /// standard output read back, a deadline after which it is killed. No threads, no shell.
 enum ChildProcess {
-    /// The helper's standard output when it exits 0 within `timeoutMilliseconds` having written
-    /// at most `maxOutput` bytes; `nil` otherwise (it failed, crashed, hung or said too much).
+    /// How a run ended.
+    enum Outcome: Equatable {
+        /// Exited 0 within the time, having written at most the limit: its standard output.
+        case output([UInt8])
+        /// It could not be started at all (no such program, not allowed).
+        case notStarted
+        /// It failed, crashed, hung, or said too much.
+        case failed
+    }
+
+    /// Runs `executable` with `arguments`, `input` on its standard input. Writing to a helper
+    /// that has gone fails with EPIPE rather than a signal: signd ignores SIGPIPE.
     static func run(
         _ executable: String, _ arguments: [String], input: [UInt8], timeoutMilliseconds: Int32, maxOutput: Int
-    ) -> [UInt8]? {
+    ) -> Outcome {
         var toChild: [Int32] = [0, 0], fromChild: [Int32] = [0, 0]
-        guard pipe(&toChild) == 0 else { return nil }
+        guard pipe(&toChild) == 0 else { return .notStarted }
         guard pipe(&fromChild) == 0 else {
             close(toChild[0])
             close(toChild[1])
-            return nil
+            return .notStarted
         }
         // Only the helper's ends reach it, through dup2; no other program gets them.
         for fd in toChild + fromChild { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
@@ -37,7 +47,7 @@ enum ChildProcess {
         defer { close(fromChild[0]) }
         guard spawned == 0 else {
             close(toChild[1])
-            return nil
+            return .notStarted
         }
         var output: [UInt8] = []
         var ok = write(all: input, to: toChild[1])
@@ -49,8 +59,8 @@ enum ChildProcess {
         var status: Int32 = 0
         while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
         // Exited (not signalled) with status 0.
-        guard ok, status & 0x7f == 0, (status >> 8) & 0xff == 0 else { return nil }
-        return output
+        guard ok, status & 0x7f == 0, (status >> 8) & 0xff == 0 else { return .failed }
+        return .output(output)
     }
 
     private static func write(all bytes: [UInt8], to fd: Int32) -> Bool {

@@ -43,7 +43,7 @@ extension ControlPlane {
                 transition: transition)
             plane.hooks.changed()
             // systemd's STATUS line follows the board: told again when a pending text shows.
-            if let appears { plane.at(sceneTime: appears) { plane.hooks.changed() } }
+            if let appears { plane.announceChange(atSceneTime: appears) }
             return [:]
         }
         row(Request.SelectZone.self, .changes) { plane, command, context throws(ControlError) in

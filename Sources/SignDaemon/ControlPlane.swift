@@ -73,6 +73,12 @@ public final class ControlPlane: Sendable {
     private let changesQueue = DispatchQueue(label: "signd.control.changes")
     private let listingQueue = DispatchQueue(label: "signd.control.listing")
     private let scheduled = Atomic<Int>(0)
+    /// The timer behind `announceChange`; created and used on the changes queue only.
+    private nonisolated(unsafe) var refreshTimer: DispatchSourceTimer?
+    /// When the timer is armed for, in scene time; `nil` when it is not.
+    private nonisolated(unsafe) var refreshAt: Double?
+
+    deinit { refreshTimer?.cancel() }
 
     public init(
         store: SceneStore, clock: FrameClock, events: EventBus = EventBus(), startedAt: UInt64,
@@ -169,10 +175,30 @@ public final class ControlPlane: Sendable {
         return result.withLock { $0! }
     }
 
-    /// Calls `body` at scene time `t` on the changes queue (after the changes before it).
-    func at(sceneTime t: Double, _ body: @escaping @Sendable () -> Void) {
-        changesQueue.asyncAfter(
-            deadline: DispatchTime(uptimeNanoseconds: clock.monotonic(atSceneTime: t)), execute: body)
+    /// Tells the daemon that what is shown changed once more at scene time `t`, when a
+    /// pending text appears (systemd's STATUS line follows the board). One timer, re-armed
+    /// by each pending change: a client scheduling texts a day ahead leaves nothing behind
+    /// per request. Only on the changes queue.
+    func announceChange(atSceneTime t: Double) {
+        if refreshTimer == nil {
+            let timer = DispatchSource.makeTimerSource(queue: changesQueue)
+            timer.setEventHandler { [weak self] in self?.pendingChangeShown() }
+            timer.activate()
+            refreshTimer = timer
+        }
+        if let armed = refreshAt, armed > clock.sceneTime(), armed <= t { return }
+        refreshAt = t
+        refreshTimer?.schedule(deadline: DispatchTime(uptimeNanoseconds: clock.monotonic(atSceneTime: t)))
+    }
+
+    /// A pending change has appeared: tell the daemon, and wait for the next one, if any.
+    private func pendingChangeShown() {
+        refreshAt = nil
+        hooks.changed()
+        let scene = store.scene
+        let now = clock.sceneTime()
+        let next = scene.slots.indices.compactMap { scene.pendingText(ofLayer: $0, at: now)?.from }.min()
+        if let next { announceChange(atSceneTime: next) }
     }
 
     private func dispatch(_ lane: Lane, _ work: @escaping @Sendable () -> Void) {

@@ -266,6 +266,9 @@ public final class Daemon: Sendable {
         // SIG_IGN: that discards a signal already pending (a parent may start signd with them
         // blocked), and one that came unblocked before dispatch's handler was in place would
         // be dropped. A stop that comes before the daemon has started stops it once it has.
+        // A peer that goes away (a client, the config parser's child) is an error to handle
+        // where it happens, never a signal that ends signd.
+        signal(SIGPIPE, SIG_IGN)
         var blocked = sigset_t()
         sigemptyset(&blocked)
         for signal in [SIGINT, SIGTERM, SIGHUP] { sigaddset(&blocked, signal) }
