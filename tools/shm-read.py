@@ -6,7 +6,7 @@ contract, and it shows other programs how to read frames.
 
   shm-read.py NAME header                  header fields and one stable frame's metadata, as JSON
   shm-read.py NAME frame OUT.rgb           copy the published frame (RGB888) to OUT.rgb
-  shm-read.py NAME wait-frame EXPECTED.rgb [--timeout S]
+  shm-read.py NAME wait-frame EXPECTED.rgb [--timeout S] [--announce]
                                            poll until the published frame equals EXPECTED.rgb;
                                            print its frame number and deadline as JSON
   shm-read.py NAME check-uniform COUNT     read COUNT stable frames while a writer publishes frames
@@ -83,6 +83,9 @@ def main(argv):
     elif command == "wait-frame":
         expected = open(argv[3], "rb").read()
         timeout = float(argv[argv.index("--timeout") + 1]) if "--timeout" in argv else 2.0
+        if "--announce" in argv:
+            # Tells a caller it is watching, so that what it then changes is seen from the first frame.
+            print("watching", flush=True)
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             header, pixels = read_stable(buf)

@@ -19,13 +19,24 @@ struct DaemonEndToEndTests {
         let daemon = try s.startSignd(config: try s.write(s.config(text: "Now Playing"), "signd.toml"))
         defer { if daemon.isRunning { daemon.terminate() } }
 
-        // Request to frame, timed against the frames' own deadlines.
+        // Request to frame, timed against the frames' own deadlines. The reader watches before
+        // the request is sent, so the frame it reports is the first that shows Hello, however
+        // long the reader itself took to start.
+        let reader = Process()
+        reader.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
+        reader.arguments = [Paths.shmReader, s.name, "wait-frame", expected, "--timeout", "5", "--announce"]
+        let readerOutput = Pipe()
+        reader.standardOutput = readerOutput
+        try reader.run()
+        let watching = try readLine(readerOutput.fileHandleForReading)
+        #expect(watching == "watching")
         let client = try ControlClient(path: s.socket)
         _ = try client.request("set-text", ["text": "Hello"])
         let acknowledged = monotonicNow()
-        let shown = try run("/usr/bin/python3", [Paths.shmReader, s.name, "wait-frame", expected, "--timeout", "2"])
-        #expect(shown.status == 0, "the framebuffer never showed Hello: \(shown.stderr)")
-        let frame = try JSONValue.parse(Array(shown.stdout.utf8))
+        let shownLine = try readLine(readerOutput.fileHandleForReading)
+        reader.waitUntilExit()
+        #expect(reader.terminationStatus == 0, "the framebuffer never showed Hello")
+        let frame = try JSONValue.parse(Array(shownLine.utf8))
         let deadline = UInt64(frame["time_ns"]?.doubleValue ?? 0)
         #expect(
             deadline <= acknowledged + 2 * 16_666_667,
@@ -220,4 +231,11 @@ struct LayerCommandTests {
         #expect(refusedSyntax.status == 1 && refusedSyntax.stderr.contains("abort.toml:2: -: TOML syntax"))
         #expect(try s.request("status")["text"] == "Loaded scene")
     }
+}
+
+/// One line from a pipe, read byte by byte (so nothing after it is consumed).
+func readLine(_ handle: FileHandle) throws -> String {
+    var bytes: [UInt8] = []
+    while let byte = try handle.read(upToCount: 1)?.first, byte != UInt8(ascii: "\n") { bytes.append(byte) }
+    return String(decoding: bytes, as: UTF8.self)
 }
