@@ -120,8 +120,10 @@ struct USBOutputTests {
         #expect(bus.wait(3) { (try? bus.output("board")?["state"]?.stringValue) == "ok" })
         Thread.sleep(forTimeInterval: 10)
         let status = try scratch.request("status")
-        let asked = monotonicNow()
         let board = try #require(try bus.output("board"))
+        // Taken after the board's counters were read: every frame counted as sent by then had
+        // reached the emulated board by then.
+        let asked = monotonicNow()
         #expect(bus.stop() == 0)
 
         let clockFrames = Int(status["frames"]?.doubleValue ?? 0)
