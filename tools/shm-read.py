@@ -9,7 +9,8 @@ contract, and it shows other programs how to read frames.
   shm-read.py NAME wait-frame EXPECTED.rgb [--timeout S] [--announce]
                                            poll until the published frame equals EXPECTED.rgb;
                                            print its frame number and deadline as JSON
-  shm-read.py NAME check-uniform COUNT     read COUNT stable frames while a writer publishes frames
+  shm-read.py NAME check-uniform COUNT [--distinct N] [--timeout S]
+                                           read COUNT stable frames (and on until N distinct ones) while a writer publishes frames
                                            of one colour each (R = frame number mod 256) and fail on
                                            any torn or mislabelled frame (the tests' seqlock check)
 """
@@ -97,7 +98,14 @@ def main(argv):
         return 1
     elif command == "check-uniform":
         count, frames = int(argv[3]), set()
-        for _ in range(count):
+        # With --distinct N, reading goes on (within --timeout) until N different frames were
+        # seen, so a writer slowed by a busy machine still gets checked across frames.
+        distinct = int(argv[argv.index("--distinct") + 1]) if "--distinct" in argv else 0
+        timeout = float(argv[argv.index("--timeout") + 1]) if "--timeout" in argv else 10.0
+        deadline = time.monotonic() + timeout
+        reads = 0
+        while reads < count or (len(frames) < distinct and time.monotonic() < deadline):
+            reads += 1
             header, pixels = read_stable(buf)
             if header["frame"] == 0:
                 continue

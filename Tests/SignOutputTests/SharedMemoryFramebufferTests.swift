@@ -82,7 +82,7 @@ struct SharedMemoryFramebufferTests {
         }
         writer.start()
         defer { done.value = true }
-        let result = try contractReader([name, "check-uniform", "3000"])
+        let result = try contractReader([name, "check-uniform", "3000", "--distinct", "11", "--timeout", "30"])
         #expect(result.status == 0)
         #expect((try json(result.output)["distinct_frames"] as! Int) > 10)
     }
