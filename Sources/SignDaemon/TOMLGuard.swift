@@ -73,6 +73,12 @@ enum TOMLGuard {
             return parts
         }
         while i < bytes.count {
+            // A byte-order mark or a Unicode space: the parser skips them as it skips spaces,
+            // so they leave a line's start where it was.
+            if let width = unicodeSpace(bytes, at: i) {
+                i += width
+                continue
+            }
             let c = bytes[i]
             switch c {
             case UInt8(ascii: "\n"):
@@ -129,6 +135,23 @@ enum TOMLGuard {
             atLineStart = false
         }
         return nil
+    }
+
+    /// The length of the UTF-8 byte-order mark or Unicode space (no-break, Ogham, en quad
+    /// to hair, narrow no-break, medium mathematical, ideographic) at `i`, if one is there.
+    static func unicodeSpace(_ bytes: [UInt8], at i: Int) -> Int? {
+        guard bytes[i] >= 0xC2, i + 1 < bytes.count else { return nil }
+        let b0 = bytes[i], b1 = bytes[i + 1]
+        if b0 == 0xC2 { return b1 == 0xA0 ? 2 : nil }
+        guard i + 2 < bytes.count else { return nil }
+        let b2 = bytes[i + 2]
+        switch (b0, b1, b2) {
+        case (0xEF, 0xBB, 0xBF), (0xE1, 0x9A, 0x80), (0xE2, 0x80, 0x80...0x8A), (0xE2, 0x80, 0xAF),
+            (0xE2, 0x81, 0x9F), (0xE3, 0x80, 0x80):
+            return 3
+        default:
+            return nil
+        }
     }
 
     static func isBareKey(_ c: UInt8) -> Bool {

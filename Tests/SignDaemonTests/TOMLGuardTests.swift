@@ -19,7 +19,10 @@ struct TOMLGuardTests {
 
     @Test(
         "a table header that does not start with a key is a syntax problem, not an abort",
-        arguments: ["[[{x]]", "[=isplay]", "[ {x]", "[[ +a]]", "[\u{1}]", "[.a]"])
+        arguments: [
+            "[[{x]]", "[=isplay]", "[ {x]", "[[ +a]]", "[\u{1}]", "[.a]", "\u{FEFF} [[[[[align", "\u{A0}[[{x]]",
+            "\u{3000} [=a]",
+        ])
     func badHeaders(header: String) {
         let found = problems("# a comment\n" + header + "\n")
         #expect(found.count == 1)
