@@ -1,7 +1,8 @@
 /// Checks a config's text before TOMLKit parses it, for the few inputs on which its bundled
 /// toml++ asserts (and so aborts signd) instead of reporting an error, and for nesting deep
-/// enough to exhaust the stack: a table header whose key does not start like a key, and
-/// arrays, inline tables or dotted keys nested past `maxDepth`. Everything else is left to
+/// enough to exhaust the stack: a table header whose key does not start like a key, a
+/// closing brace where an array expects a value, a character beyond ASCII outside strings
+/// and comments, and arrays, inline tables or dotted keys nested past `maxDepth`. Everything else is left to
 /// the parser, which reports it as a syntax error.
 enum TOMLGuard {
     /// Deepest nesting of arrays and inline tables, and most segments in a dotted key.
@@ -73,11 +74,14 @@ enum TOMLGuard {
             return parts
         }
         while i < bytes.count {
-            // A byte-order mark or a Unicode space: the parser skips them as it skips spaces,
-            // so they leave a line's start where it was.
-            if let width = unicodeSpace(bytes, at: i) {
-                i += width
-                continue
+            // Outside strings and comments TOML is ASCII (a byte-order mark may open the file);
+            // toml++ asserts on some characters beyond it where a key or value should be.
+            if bytes[i] >= 0x80 {
+                if i == 0, bytes.starts(with: [0xEF, 0xBB, 0xBF]) {
+                    i = 3
+                    continue
+                }
+                return (line, "TOML syntax: a character beyond ASCII outside a string or comment")
             }
             let c = bytes[i]
             switch c {
@@ -135,23 +139,6 @@ enum TOMLGuard {
             atLineStart = false
         }
         return nil
-    }
-
-    /// The length of the UTF-8 byte-order mark or Unicode space (no-break, Ogham, en quad
-    /// to hair, narrow no-break, medium mathematical, ideographic) at `i`, if one is there.
-    static func unicodeSpace(_ bytes: [UInt8], at i: Int) -> Int? {
-        guard bytes[i] >= 0xC2, i + 1 < bytes.count else { return nil }
-        let b0 = bytes[i], b1 = bytes[i + 1]
-        if b0 == 0xC2 { return b1 == 0xA0 ? 2 : nil }
-        guard i + 2 < bytes.count else { return nil }
-        let b2 = bytes[i + 2]
-        switch (b0, b1, b2) {
-        case (0xEF, 0xBB, 0xBF), (0xE1, 0x9A, 0x80), (0xE2, 0x80, 0x80...0x8A), (0xE2, 0x80, 0xAF),
-            (0xE2, 0x81, 0x9F), (0xE3, 0x80, 0x80):
-            return 3
-        default:
-            return nil
-        }
     }
 
     static func isBareKey(_ c: UInt8) -> Bool {

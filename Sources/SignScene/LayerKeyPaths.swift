@@ -43,9 +43,6 @@ extension LayerProperty {
 
 /// Reading and writing a layer's animatable properties by Core Animation key path.
 extension Layer {
-    /// The key paths animations may name.
-    public static var animatableKeyPaths: Set<String> { Set(AnimatableValue.kinds.keys) }
-
     /// A property by key path; `nil` for a name that is no property, or a property this
     /// layer's content does not have.
     public subscript(keyPath keyPath: String) -> AnimatableValue? {

@@ -20,13 +20,28 @@ struct TOMLGuardTests {
     @Test(
         "a table header that does not start with a key is a syntax problem, not an abort",
         arguments: [
-            "[[{x]]", "[=isplay]", "[ {x]", "[[ +a]]", "[\u{1}]", "[.a]", "\u{FEFF} [[[[[align", "\u{A0}[[{x]]",
-            "\u{3000} [=a]",
+            "[[{x]]", "[=isplay]", "[ {x]", "[[ +a]]", "[\u{1}]", "[.a]",
         ])
     func badHeaders(header: String) {
         let found = problems("# a comment\n" + header + "\n")
         #expect(found.count == 1)
         #expect(found.first?.hasPrefix("t.toml:2: -: TOML syntax: a table header must start with a key") == true)
+    }
+
+    @Test(
+        "a character beyond ASCII outside strings and comments is a syntax problem; inside them it is text",
+        arguments: ["\u{A0}[[{x]]", "\u{3000} [=a]", "wth=  3300-he-h\u{FFFD} 1, t\u{FFFD}\u{FFFD}t", "a = 1\u{2028}"])
+    func beyondASCII(line: String) {
+        #expect(
+            problems("# a comment\n" + line + "\n")
+                == ["t.toml:2: -: TOML syntax: a character beyond ASCII outside a string or comment"])
+        #expect(TOMLGuard.check("# ☕ \u{A0}\ntext = \"☕ 안녕 \u{A0}\"\n'☕' = 1\n") == nil)
+    }
+
+    @Test("a byte-order mark may open the file, and a header after it is checked like any other")
+    func byteOrderMark() {
+        #expect(TOMLGuard.check("\u{FEFF}[display]\nwidth = 64\n") == nil)
+        #expect(problems("\u{FEFF} [[[[[align\n").first?.contains("a table header must start with a key") == true)
     }
 
     @Test("one byte changed anywhere in the installed config never aborts the parser")
