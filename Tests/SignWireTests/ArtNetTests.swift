@@ -38,16 +38,7 @@ struct ArtNetTests {
 
     @Test("short, foreign and oversized packets are refused; ArtPoll is recognised and left alone")
     func refused() throws {
-        func reason(_ bytes: [UInt8]) -> WireError.Reason? {
-            do {
-                _ = try bytes.withUnsafeBytes { try ArtNet.parse($0) }
-                return nil
-            } catch let error as WireError {
-                return error.reason
-            } catch {
-                return nil
-            }
-        }
+        func reason(_ bytes: [UInt8]) -> WireError.Reason? { refusal(bytes, ArtNet.parse) }
         let good = Self.dmx([1, 2], port: 1, sequence: 1)
         #expect(reason(Array(good.prefix(10))) == .short)
         #expect(reason(Array(good.prefix(19))) == .short)

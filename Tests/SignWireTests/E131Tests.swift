@@ -69,16 +69,7 @@ struct E131Tests {
 
     @Test("each layer's length and vector is checked; what fails is refused with its reason")
     func refused() {
-        func reason(_ bytes: [UInt8]) -> WireError.Reason? {
-            do {
-                _ = try bytes.withUnsafeBytes { try E131.parse($0) }
-                return nil
-            } catch let error as WireError {
-                return error.reason
-            } catch {
-                return nil
-            }
-        }
+        func reason(_ bytes: [UInt8]) -> WireError.Reason? { refusal(bytes, E131.parse) }
         let good = Self.data([1, 2, 3])
         #expect(reason(good) == nil)
         #expect(reason(Array(good.prefix(40))) == .short)
