@@ -44,14 +44,14 @@ let package = Package(
         .target(name: "SignTiming"),
         .target(name: "SignGraphics", dependencies: ["CFreeType", "CPNG"]),
         .target(name: "SignScene", dependencies: ["SignTiming", "SignGraphics"]),
-        .target(name: "SignOutput", dependencies: ["SignGraphics", "CSeqlock", "CLibUSB"]),
+        .target(name: "SignOutput", dependencies: ["SignGraphics", "SignWire", "CSeqlock", "CLibUSB"]),
         .target(name: "SignControl"),
         // The LED network protocols' packets, both ways; pure Swift.
         .target(name: "SignWire"),
         .target(
             name: "SignDaemon",
             dependencies: [
-                "SignScene", "SignOutput", "SignControl", "CSystemd",
+                "SignScene", "SignOutput", "SignWire", "SignControl", "CSystemd",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
@@ -84,7 +84,7 @@ let package = Package(
         .testTarget(name: "SignTimingTests", dependencies: ["SignTiming"]),
         .testTarget(name: "SignGraphicsTests", dependencies: ["SignGraphics"]),
         .testTarget(name: "SignSceneTests", dependencies: ["SignScene"]),
-        .testTarget(name: "SignOutputTests", dependencies: ["SignOutput"]),
+        .testTarget(name: "SignOutputTests", dependencies: ["SignOutput", "SignWire"]),
         .testTarget(name: "SignControlTests", dependencies: ["SignControl"]),
         .testTarget(name: "SignWireTests", dependencies: ["SignWire"]),
         .testTarget(

@@ -25,8 +25,12 @@ public protocol FrameSink: AnyObject, Sendable {
     func stop()
     /// Frames sent, dropped, errors, reconnects (outputs that count them).
     var counters: OutputCounters? { get }
+    /// What the output was made from; a reload keeps an output whose identity is unchanged
+    /// (empty: the output does not take part).
+    var identity: String { get }
 }
 
 extension FrameSink {
     public var counters: OutputCounters? { nil }
+    public var identity: String { "" }
 }
