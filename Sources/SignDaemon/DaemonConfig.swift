@@ -36,11 +36,14 @@ public struct DaemonConfig: Sendable, Equatable {
         case sharedMemory(name: String, mode: UInt32, group: String?)
         /// A USB LED controller (Fadecandy, Framework LED Matrix, custom bulk panel).
         case usb(USBOutputConfig)
+        /// A network LED controller (DDP, E1.31, Art-Net, OPC).
+        case network(NetworkOutputConfig)
 
         public var name: String {
             switch self {
             case .sharedMemory(let name, _, _): return name
             case .usb(let usb): return usb.name
+            case .network(let network): return network.name
             }
         }
     }

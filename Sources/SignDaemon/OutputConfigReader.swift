@@ -1,8 +1,9 @@
 import SignOutput
 
-/// Reads `[[output]]` tables: the shm framebuffer and the USB LED controllers.
+/// Reads `[[output]]` tables: the shm framebuffer, the USB LED controllers and the network
+/// ones (NetworkOutputConfigReader.swift).
 extension ConfigLoader {
-    static let outputTypes = ["shm", "fadecandy", "framework", "bulk"]
+    static let outputTypes = ["shm", "fadecandy", "framework", "bulk"] + NetworkOutputConfig.Wire.allCases.map(\.rawValue)
 
     static func readOutputs(_ root: ConfigTable, into config: inout DaemonConfig, _ r: inout ConfigReader) {
         var names = Set<String>()
@@ -34,6 +35,10 @@ extension ConfigLoader {
                 r.rejectUnknownKeys(t, at: path, allowed: ["type", "name", "mode", "group"])
                 let mode = r.int(t, "mode", at: path, in: 0...0o777).map(UInt32.init) ?? 0o640
                 config.outputs.append(.sharedMemory(name: name, mode: mode, group: r.string(t, "group", at: path)))
+            } else if let wire = NetworkOutputConfig.Wire(rawValue: type) {
+                if let network = readNetworkOutput(t, wire: wire, name: name, at: path, display: config.display, &r) {
+                    config.outputs.append(.network(network))
+                }
             } else if let usb = readUSBOutput(t, type: type, name: name, at: path, &r) {
                 config.outputs.append(.usb(usb))
             }
@@ -52,25 +57,7 @@ extension ConfigLoader {
         }
         r.rejectUnknownKeys(t, at: path, allowed: keys)
 
-        var correction = ColorCorrection(curve: .exponent(type == "fadecandy" ? 2.5 : 2.2))
-        if let value = t["gamma"] {
-            if value.string == "cie1931" {
-                correction.curve = .cie1931
-            } else if let e = r.number(t, "gamma", at: path, in: 0.1...5) {
-                correction.curve = .exponent(e)
-            } else if value.string != nil {
-                r.problem("\(path).gamma", "expected an exponent from 0.1 to 5 or \"cie1931\"")
-            }
-        }
-        correction.brightness = r.number(t, "brightness", at: path, in: 0...1) ?? 1
-        if let value = t["white_point"] {
-            let gains = value.array.map { $0.map { $0.double ?? $0.int.map(Double.init) ?? -1 } } ?? []
-            if gains.count == 3, gains.allSatisfy({ (0...1).contains($0) }) {
-                correction.whitePoint = gains
-            } else {
-                r.problem("\(path).white_point", "expected three gains from 0 to 1, e.g. [1.0, 0.9, 0.8]")
-            }
-        }
+        let correction = readCorrection(t, at: path, gamma: type == "fadecandy" ? 2.5 : 2.2, &r)
         let dithering = r.bool(t, "dithering", at: path) ?? true
         let device: USBOutputConfig.Device
         var ledCount: Int?
@@ -107,14 +94,49 @@ extension ConfigLoader {
         output.serial = r.string(t, "serial", at: path)
         output.dithering = dithering
         output.ledCount = ledCount
-        for (j, p) in r.tables(t, "panel", at: path).enumerated() {
-            if let panel = readPanel(
-                p, at: "\(path).panel[\(j)]", previousEnd: output.panels.last.map { $0.firstLED + $0.ledCount } ?? 0, &r
-            ) {
-                output.panels.append(panel)
+        output.panels = readPanels(t, at: path, &r)
+        return output
+    }
+
+    /// The colour keys every LED output has: `gamma` (an exponent or "cie1931"),
+    /// `brightness` and `white_point`.
+    static func readCorrection(_ t: ConfigTable, at path: String, gamma: Double, _ r: inout ConfigReader)
+        -> ColorCorrection
+    {
+        var correction = ColorCorrection(curve: .exponent(gamma))
+        if let value = t["gamma"] {
+            if value.string == "cie1931" {
+                correction.curve = .cie1931
+            } else if let e = r.number(t, "gamma", at: path, in: 0.1...5) {
+                correction.curve = .exponent(e)
+            } else if value.string != nil {
+                r.problem("\(path).gamma", "expected an exponent from 0.1 to 5 or \"cie1931\"")
             }
         }
-        return output
+        correction.brightness = r.number(t, "brightness", at: path, in: 0...1) ?? 1
+        if let value = t["white_point"] {
+            let gains = value.array.map { $0.map { $0.double ?? $0.int.map(Double.init) ?? -1 } } ?? []
+            if gains.count == 3, gains.allSatisfy({ (0...1).contains($0) }) {
+                correction.whitePoint = gains
+            } else {
+                r.problem("\(path).white_point", "expected three gains from 0 to 1, e.g. [1.0, 0.9, 0.8]")
+            }
+        }
+        return correction
+    }
+
+    /// The `[[panel]]` tables under an output (or a stream layer), each starting where the
+    /// one before ended unless it says `first`.
+    static func readPanels(_ t: ConfigTable, at path: String, _ r: inout ConfigReader) -> [Panel] {
+        var panels: [Panel] = []
+        for (j, p) in r.tables(t, "panel", at: path).enumerated() {
+            if let panel = readPanel(
+                p, at: "\(path).panel[\(j)]", previousEnd: panels.last.map { $0.firstLED + $0.ledCount } ?? 0, &r
+            ) {
+                panels.append(panel)
+            }
+        }
+        return panels
     }
 
     /// Bytes as a hex string ("AA 55 01") or an array of integers.

@@ -39,6 +39,11 @@ final class OutputSet: Sendable {
                 return try SharedMemoryFramebuffer(
                     name: name, width: config.display.width, height: config.display.height, fps: config.display.fps,
                     mode: mode_t(mode), gid: gid)
+            case .network(let network):
+                let (w, h, fps) = (config.display.width, config.display.height, config.display.fps)
+                let identity = network.identity(width: w, height: h, fps: fps)
+                if let same = existing.first(where: { $0.identity == identity }) { return same }
+                return network.sink(width: w, height: h, fps: fps) { Logger(label: "signd.net").notice("\($0)") }
             case .usb(let usb):
                 let identity = "\(usb) \(config.display.width)x\(config.display.height)"
                 if let same = existing.lazy.compactMap({ $0 as? USBSink }).first(where: { $0.identity == identity }) {
