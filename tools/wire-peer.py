@@ -4,13 +4,24 @@ tests: the sacn package (E1.31), python-led-ddp (DDP) and stupidArtnet (Art-Net)
 
   tools/wire-peer.py parse PROTOCOL    # hex datagrams on stdin, one a line -> JSON lines
   tools/wire-peer.py make PROTOCOL     # JSON requests on stdin, one a line -> hex datagrams
+  tools/wire-peer.py receive PROTOCOL --port P --leds N [--channels C] [--seconds S] [--artsync]
+                                       # a receiver on 127.0.0.1: one JSON line per frame
 
-PROTOCOL is e131, ddp or artnet. Nothing is sent anywhere: packets are built and parsed
-in memory with the libraries' own packet code (the same code their senders and receivers
-run). tools/setup.sh installs the three packages from PyPI when missing.
+PROTOCOL is e131, ddp or artnet (receive also takes opc, over TCP). parse and make send
+nothing anywhere: packets are built and parsed in memory with the libraries' own packet
+code (the same code their senders and receivers run). receive listens on loopback only and
+parses every datagram with that same code, assembling frames as a controller would: DDP
+on push, E1.31 on a sync packet or when every universe has come, Art-Net on ArtSync or
+every universe; it prints each frame (hex) with what the packets said, and a summary
+line at the end. tools/setup.sh installs the three packages from PyPI when missing.
 """
+import argparse
 import json
+import select
+import signal
+import socket
 import sys
+import time
 
 
 def parse_e131(raw):
@@ -75,7 +86,143 @@ def make_artnet(r):
     return packet
 
 
+class Assembler:
+    """Frames out of packets: LED bytes at their places, complete on push, sync or when
+    every universe has come."""
+
+    def __init__(self, protocol, leds, channels, artsync=False):
+        self.protocol, self.size, self.channels = protocol, leds * 3, channels // 3 * 3
+        self.artsync = artsync
+        self.universes = max(1, -(-self.size // self.channels))
+        self.frame = bytearray(self.size)
+        self.seen, self.meta, self.stats = set(), {}, {"packets": 0, "frames": 0, "rejected": 0}
+
+    def place(self, index, data):
+        start = index * self.channels
+        data = bytes(data[:max(0, min(self.channels, self.size - start))])
+        self.frame[start:start + len(data)] = data
+        self.seen.add(index)
+
+    def packet(self, raw):
+        """The frame this packet completes, or None."""
+        self.stats["packets"] += 1
+        try:
+            p = globals()[f"parse_{self.protocol}"](raw)
+        except Exception as error:  # the library refused it
+            self.stats["rejected"] += 1
+            self.stats["last_rejection"] = str(error)
+            return None
+        if self.protocol == "ddp":
+            self.frame[p["offset"]:p["offset"] + p["length"]] = bytes(p["data"])
+            self.meta.setdefault("sequences", []).append(p["sequence"])
+            return self.complete() if p["push"] else None
+        if self.protocol == "e131":
+            if p["kind"] == "sync":
+                self.meta["sync"] = p["sync_address"]
+                return self.complete()
+            if p["terminated"]:
+                self.stats["terminated"] = self.stats.get("terminated", 0) + 1
+                return None
+            self.meta.setdefault("universes", {})[str(p["universe"])] = {
+                "sequence": p["sequence"], "priority": p["priority"], "sync_address": p["sync_address"],
+                "source_name": p["source_name"], "cid": bytes(p["cid"]).hex(), "terminated": p["terminated"]}
+            self.first = getattr(self, "first", p["universe"])
+            self.place(p["universe"] - self.first, p["slots"])
+            return None if p["sync_address"] else self.all_in()
+        if p["kind"] == "other":
+            if p["opcode"] != 0x5200:  # ArtSync
+                return None
+            self.meta["artsync"] = True
+            return self.complete()
+        self.meta.setdefault("universes", {})[str(p["port_address"])] = {"sequence": p["sequence"],
+                                                                       "length": p["length"]}
+        self.first = getattr(self, "first", p["port_address"])
+        self.place(p["port_address"] - self.first, p["data"])
+        return None if self.artsync else self.all_in()
+
+    def all_in(self):
+        return self.complete() if len(self.seen) >= self.universes else None
+
+    def complete(self):
+        self.stats["frames"] += 1
+        done = {"t": time.monotonic(), "frame": bytes(self.frame).hex(), **self.meta}
+        self.seen, self.meta = set(), {}
+        return done
+
+
+def receive(protocol, args):
+    assembler = Assembler(protocol, args.leds, args.channels, args.artsync)
+    end = time.monotonic() + args.seconds
+
+    def finish(*_):  # SIGTERM or SIGINT: stop listening, then print the summary
+        nonlocal end
+        end = 0
+    signal.signal(signal.SIGTERM, finish)
+    signal.signal(signal.SIGINT, finish)
+    port = args.port
+    if protocol == "opc":
+        return receive_opc(assembler, port, lambda: end)
+    sock = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4 << 20)
+    sock.bind(("127.0.0.1", port))
+    print(json.dumps({"ready": sock.getsockname()[1]}), flush=True)
+    while time.monotonic() < end and (not args.frames or assembler.stats["frames"] < args.frames):
+        if not select.select([sock], [], [], 0.1)[0]:
+            continue
+        done = assembler.packet(sock.recv(65536))
+        if done:
+            print(json.dumps(done), flush=True)
+    print(json.dumps({"summary": assembler.stats}), flush=True)
+    return 0
+
+
+def receive_opc(assembler, port, deadline):
+    """Open Pixel Control: one TCP connection at a time, messages back to back."""
+    server = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    server.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    server.bind(("127.0.0.1", port))
+    server.listen(1)
+    print(json.dumps({"ready": server.getsockname()[1]}), flush=True)
+    connections, stream, conn = 0, b"", None
+    while time.monotonic() < deadline():
+        if conn is None:
+            if select.select([server], [], [], 0.1)[0]:
+                conn, _ = server.accept()
+                connections += 1
+            continue
+        if not select.select([conn], [], [], 0.1)[0]:
+            continue
+        chunk = conn.recv(1 << 16)
+        if not chunk:
+            conn.close()
+            conn, stream = None, b""
+            continue
+        stream += chunk
+        while len(stream) >= 4 and len(stream) >= 4 + int.from_bytes(stream[2:4], "big"):
+            length = int.from_bytes(stream[2:4], "big")
+            channel, command, data, stream = stream[0], stream[1], stream[4:4 + length], stream[4 + length:]
+            assembler.stats["packets"] += 1
+            if command == 0:
+                assembler.frame[:len(data)] = data[:assembler.size]
+                assembler.meta = {"channel": channel}
+                print(json.dumps(assembler.complete()), flush=True)
+    assembler.stats["connections"] = connections
+    print(json.dumps({"summary": assembler.stats}), flush=True)
+    return 0
+
+
 def main(argv):
+    if len(argv) > 2 and argv[1] == "receive":
+        ap = argparse.ArgumentParser(prog="wire-peer.py receive")
+        ap.add_argument("protocol", choices=["ddp", "e131", "artnet", "opc"])
+        ap.add_argument("--port", type=int, default=0, help="0: any free port (the ready line names it)")
+        ap.add_argument("--leds", type=int, required=True)
+        ap.add_argument("--channels", type=int, default=510, help="channels a universe carries")
+        ap.add_argument("--seconds", type=float, default=10)
+        ap.add_argument("--artsync", action="store_true", help="Art-Net: a frame ends with ArtSync only")
+        ap.add_argument("--frames", type=int, default=0, help="stop after this many frames (0: no limit)")
+        args = ap.parse_args(argv[2:])
+        return receive(args.protocol, args)
     if len(argv) != 3 or argv[1] not in ("parse", "make") or argv[2] not in ("e131", "ddp", "artnet"):
         print(__doc__, file=sys.stderr)
         return 2
