@@ -54,11 +54,13 @@ bench: setup
 	cd Benchmarks && $(SWIFT) package --allow-writing-to-package-directory benchmark --no-progress
 
 install: release
-	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)/etc/signd $(DESTDIR)$(UNITDIR) $(DESTDIR)$(SYSUSERSDIR) $(DESTDIR)$(UDEVDIR)
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/signd $(DESTDIR)/etc/signd $(DESTDIR)$(UNITDIR) $(DESTDIR)$(SYSUSERSDIR) $(DESTDIR)$(UDEVDIR)
 	install -m 0755 .build/release/signd .build/release/signctl $(DESTDIR)$(PREFIX)/bin/
 	sed 's|@BINDIR@|$(PREFIX)/bin|g' systemd/signd.service > $(DESTDIR)$(UNITDIR)/signd.service
 	chmod 0644 $(DESTDIR)$(UNITDIR)/signd.service
 	install -m 0644 systemd/signd.socket $(DESTDIR)$(UNITDIR)/signd.socket
+	# The network drop-in waits here until a user enables it (README, "Network outputs").
+	install -m 0644 systemd/signd.service.d/network.conf $(DESTDIR)$(PREFIX)/share/signd/network.conf
 	install -m 0644 systemd/sysusers.d/signd.conf $(DESTDIR)$(SYSUSERSDIR)/signd.conf
 	install -m 0644 systemd/70-signd-usb.rules $(DESTDIR)$(UDEVDIR)/70-signd-usb.rules
 	test -e $(DESTDIR)/etc/signd/signd.toml || install -m 0644 configs/signd.toml $(DESTDIR)/etc/signd/signd.toml
