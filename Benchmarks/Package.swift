@@ -18,6 +18,7 @@ let package = Package(
                 .product(name: "SignGraphics", package: "signd"),
                 .product(name: "SignScene", package: "signd"),
                 .product(name: "SignOutput", package: "signd"),
+                .product(name: "SignWire", package: "signd"),
                 .product(name: "SignDaemon", package: "signd"),
             ],
             path: "Benchmarks/SignBenchmarks",

@@ -6,6 +6,7 @@ import SignGraphics
 import SignOutput
 import SignScene
 import SignTiming
+import SignWire
 
 /// The project's root, found from this file.
 let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../..").standardized.path
@@ -75,6 +76,74 @@ let benchmarks: @Sendable () -> Void = {
         benchmark.stopMeasurement()
     }
 
+    // Network outputs: one frame through the panel map, colour correction and dithering,
+    // then the protocol's datagrams (the bytes handed to the socket, not the send itself).
+    for (w, h) in [(128, 32), (512, 128)] {
+        let leds = w * h
+        let source = E131.Source(cid: Array(0..<16), name: "bench")
+        let framers: [(String, () -> any DatagramFramer)] = [
+            ("ddp", { DDPFramer() }),
+            ("e131", { E131Framer(source: source, firstUniverse: 1, syncUniverse: 1000, multicast: false, ledCount: leds) }),
+            ("artnet", { ArtNetFramer(firstPortAddress: 0, sync: true) }),
+        ]
+        for (name, make) in framers {
+            Benchmark("network frame \(name) \(w)x\(h)", configuration: .init(scalingFactor: .kilo)) { benchmark in
+                encodeFrames(make(), benchmark: benchmark, width: w, height: h)
+            }
+        }
+        Benchmark("network frame opc \(w)x\(h)", configuration: .init(scalingFactor: .kilo)) { benchmark in
+            var pipeline = LEDPipeline(
+                map: PixelMap(panels: [Panel(width: w, height: h)], frameWidth: w, frameHeight: h),
+                correction: ColorCorrection(), dithering: true)
+            let frame = Frame(width: w, height: h, fill: .white)
+            var bytes: [UInt8] = []
+            var message: [UInt8] = []
+            pipeline.colour(frame, into: &bytes)
+            bytes.withUnsafeBytes { OPC.writePixels(channel: 0, pixels: $0, into: &message) }
+            benchmark.startMeasurement()
+            for _ in benchmark.scaledIterations {
+                pipeline.colour(frame, into: &bytes)
+                bytes.withUnsafeBytes { OPC.writePixels(channel: 0, pixels: $0, into: &message) }
+                blackHole(message)
+            }
+            benchmark.stopMeasurement()
+        }
+    }
+
+    // The whole send path of a DDP output at 128x32 into a loopback socket nobody reads
+    // (once its buffer is full, datagrams are dropped and counted: still the same path).
+    Benchmark("network send ddp 128x32 to loopback", configuration: .init(scalingFactor: .kilo)) { benchmark in
+        let receiver = socket(AF_INET, Int32(SOCK_DGRAM.rawValue), 0)
+        defer { close(receiver) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                _ = bind(receiver, $0, length)
+                _ = getsockname(receiver, $0, &length)
+            }
+        }
+        let sink = DatagramSink(
+            name: "bench", framer: DDPFramer(),
+            pipeline: LEDPipeline(
+                map: PixelMap(panels: [Panel(width: 128, height: 32)], frameWidth: 128, frameHeight: 32),
+                correction: ColorCorrection(), dithering: true),
+            host: "127.0.0.1", port: UInt16(bigEndian: address.sin_port), cap: FrameRateCap(maxFPS: nil, displayFPS: 60)
+        ) { _ in }
+        let frame = Frame(width: 128, height: 32, fill: .white)
+        sink.send(frame, number: 0, deadline: 0)
+        var n: UInt64 = 0
+        benchmark.startMeasurement()
+        for _ in benchmark.scaledIterations {
+            n += 1
+            sink.send(frame, number: n, deadline: n)
+        }
+        benchmark.stopMeasurement()
+        sink.stop()
+    }
+
     // Publishing a 128x32 frame to the shm framebuffer (copy and seqlock).
     Benchmark("shm publish 128x32", configuration: .init(scalingFactor: .kilo)) { benchmark in
         let name = "bench-\(getpid())"
@@ -107,4 +176,24 @@ let benchmarks: @Sendable () -> Void = {
         }
         benchmark.stopMeasurement()
     }
+}
+
+/// Steady-state frames of one network framer: colour a white frame and write its datagrams.
+func encodeFrames<F: DatagramFramer>(_ framer: F, benchmark: Benchmark, width: Int, height: Int) {
+    var framer = framer
+    var pipeline = LEDPipeline(
+        map: PixelMap(panels: [Panel(width: width, height: height)], frameWidth: width, frameHeight: height),
+        correction: ColorCorrection(), dithering: true)
+    let frame = Frame(width: width, height: height, fill: .white)
+    var leds: [UInt8] = []
+    var bytes = 0
+    pipeline.colour(frame, into: &leds)
+    leds.withUnsafeBytes { framer.writeFrame($0) { datagram, _ in bytes &+= datagram.count } }
+    benchmark.startMeasurement()
+    for _ in benchmark.scaledIterations {
+        pipeline.colour(frame, into: &leds)
+        leds.withUnsafeBytes { framer.writeFrame($0) { datagram, _ in bytes &+= datagram.count } }
+    }
+    benchmark.stopMeasurement()
+    blackHole(bytes)
 }
