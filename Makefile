@@ -28,17 +28,17 @@ demo: build
 	@tools/demo.sh $(CONFIG)
 
 ## test: builds everything (tests included), runs every test suite, checks the systemd units,
-## replays the fuzz corpus, fuzzes each target briefly and soaks the daemon for two minutes.
+## replays the fuzz corpus, fuzzes each target briefly and soaks the daemon for three minutes.
 test: setup
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
 	tools/check-units
 	tools/fuzz-replay
 	tools/fuzz $(FUZZ_SECONDS)
-	tools/soak $(SOAK) --interval 30 --warmup 30 --bin $$($(SWIFT) build --show-bin-path)
+	tools/soak $(SOAK) --interval 20 --warmup 60 --bin $$($(SWIFT) build --show-bin-path)
 
 FUZZ_SECONDS ?= 20
-SOAK ?= 2m
+SOAK ?= 3m
 
 ## fuzz: each fuzz target for FUZZ_SECONDS (make fuzz FUZZ_SECONDS=1800 for a long run).
 fuzz: setup
