@@ -46,7 +46,7 @@ final class OutputSet: Sendable {
                 return network.sink(width: w, height: h, fps: fps) { Logger(label: "signd.net").notice("\($0)") }
             case .usb(let usb):
                 let identity = "\(usb) \(config.display.width)x\(config.display.height)"
-                if let same = existing.lazy.compactMap({ $0 as? USBSink }).first(where: { $0.identity == identity }) {
+                if let same = existing.first(where: { $0.identity == identity }) {
                     return same
                 }
                 let context: USBContext

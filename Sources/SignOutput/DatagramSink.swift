@@ -25,6 +25,8 @@ public final class DatagramSink<Framer: DatagramFramer>: FrameSink {
         var counters = OutputCounters()
         /// CLOCK_MONOTONIC of the last refused datagram.
         var refusedAt: UInt64?
+        /// The errno of the last failed send.
+        var lastFailure: Int32 = 0
         var stopped = false
     }
 
@@ -149,14 +151,16 @@ public final class DatagramSink<Framer: DatagramFramer>: FrameSink {
     ) {
         if failure != 0 {
             s.counters.errors += 1
-            let error = NetworkError("sending to \(s.counters.device ?? "the receiver")", errno: failure)
-            let newState: OutputState = failure == EPERM || failure == EACCES ? .error : .waiting
-            if s.state != newState || s.counters.lastError != error.description {
-                log("output \(name): \(error)\(newState == .waiting ? "; still sending" : "")")
-            }
-            s.counters.lastError = error.description
-            s.state = newState
             s.refusedAt = now
+            let newState: OutputState = failure == EPERM || failure == EACCES ? .error : .waiting
+            // A receiver that stays away refuses every frame: the words are written (and
+            // logged) when the failure changes, not once a frame.
+            guard s.state != newState || s.lastFailure != failure else { return }
+            let error = NetworkError("sending to \(s.counters.device ?? "the receiver")", errno: failure)
+            log("output \(name): \(error)\(newState == .waiting ? "; still sending" : "")")
+            s.counters.lastError = error.description
+            s.lastFailure = failure
+            s.state = newState
             return
         }
         if blocked {
