@@ -159,6 +159,8 @@ def receive(protocol, args):
         end = 0
     signal.signal(signal.SIGTERM, finish)
     signal.signal(signal.SIGINT, finish)
+    # A parent may start us with them blocked (the test runner's threads block signals).
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGTERM, signal.SIGINT})
     port = args.port
     if protocol == "opc":
         return receive_opc(assembler, port, lambda: end)

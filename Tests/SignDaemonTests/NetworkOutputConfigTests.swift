@@ -66,11 +66,11 @@ struct NetworkOutputConfigTests {
         #expect(e131.contains { $0.contains("output[0].priority") })
         #expect(e131.contains { $0.contains("output[0].source_name: at most 63 bytes") })
         #expect(e131.contains { $0.contains("output[0].listen: unknown key") })
-        let artnet = problems("type = \"artnet\"\nhost = \"10.0.0.255\"\nuniverse = 32767\nmax_fps = 0")
+        let artnet = problems("type = \"artnet\"\nhost = \"127.255.255.255\"\nuniverse = 32767\nmax_fps = 0")
         #expect(artnet.contains { $0.contains("pass port-address 32767") }, "\(artnet)")
         #expect(artnet.contains { $0.contains("output[0].max_fps") })
-        #expect(problems("type = \"ddp\"\nhost = \"10.0.0.2\"\nuniverse = 3").contains { $0.contains("universe: unknown key") })
+        #expect(problems("type = \"ddp\"\nhost = \"127.0.0.2\"\nuniverse = 3").contains { $0.contains("universe: unknown key") })
         #expect(problems("type = \"opc\"\nhost = \"::1\"", width: 256, height: 128).contains { $0.contains("more than one OPC message") })
-        #expect(problems("type = \"e131\"\nhost = \"10.0.0.2\"\nsync_universe = 20\nchannels_per_universe = 510").isEmpty)
+        #expect(problems("type = \"e131\"\nhost = \"127.0.0.2\"\nsync_universe = 20\nchannels_per_universe = 510").isEmpty)
     }
 }
