@@ -35,7 +35,7 @@ test: setup
 	tools/check-units
 	tools/fuzz-replay
 	tools/fuzz $(FUZZ_SECONDS)
-	tools/soak $(SOAK) --interval 20 --warmup 60 --bin $$($(SWIFT) build --show-bin-path)
+	tools/soak $(SOAK) --interval 10 --warmup 90 --bin $$($(SWIFT) build --show-bin-path)
 
 FUZZ_SECONDS ?= 20
 SOAK ?= 3m
