@@ -6,8 +6,16 @@ tests: the sacn package (E1.31), python-led-ddp (DDP) and stupidArtnet (Art-Net)
   tools/wire-peer.py make PROTOCOL     # JSON requests on stdin, one a line -> hex datagrams
   tools/wire-peer.py receive PROTOCOL --port P --leds N [--channels C] [--seconds S] [--artsync]
                                        # a receiver on 127.0.0.1: one JSON line per frame
+  tools/wire-peer.py send PROTOCOL --to ADDR --port P --leds N [--universe U] [--fps F]
+                                   [--seconds S] [--priority P] [--colour RRGGBB]
+                                       # the library's own sender, frames at F a second
+  tools/wire-peer.py flood PROTOCOL --to ADDR --port P --count N [--universe U]
+                                       # N random and mutated datagrams as fast as they go
 
-PROTOCOL is e131, ddp or artnet (receive also takes opc, over TCP). parse and make send
+PROTOCOL is e131, ddp or artnet (receive also takes opc, over TCP). send and flood take
+loopback addresses only (127.0.0.0/8), so a test never reaches another machine; send
+paints pixel k with red k % 256, green k / 256 and blue 200 (or one colour), and prints a
+summary line when it ends; the sacn package always sends to port 5568. parse and make send
 nothing anywhere: packets are built and parsed in memory with the libraries' own packet
 code (the same code their senders and receivers run). receive listens on loopback only and
 parses every datagram with that same code, assembling frames as a controller would: DDP
@@ -213,7 +221,149 @@ def receive_opc(assembler, port, deadline):
     return 0
 
 
+def loopback(address):
+    if not address.startswith("127."):
+        raise SystemExit(f"wire-peer.py: {address} is not a loopback address")
+    return address
+
+
+def pixels(leds, colour):
+    if colour:
+        rgb = bytes.fromhex(colour)
+        return bytes(rgb * leds)
+    return bytes(v for k in range(leds) for v in (k % 256, (k // 256) % 256, 200))
+
+
+def send(protocol, args):
+    to = loopback(args.to)
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGTERM, signal.SIGINT})
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
+    data = pixels(args.leds, args.colour)
+    channels = 510
+    universes = max(1, -(-len(data) // channels))
+    frames, period = 0, 1 / args.fps
+    end = time.monotonic() + args.seconds
+    if protocol == "ddp":
+        import asyncio
+        from ddp import DDPConnection
+        from ddp.protocol import PixelConfig, ID
+
+        async def run():
+            nonlocal frames
+            conn = await DDPConnection.create(f"{to}:{args.port}", PixelConfig.default(), ID.DEFAULT)
+            print(json.dumps({"ready": True}), flush=True)
+            while time.monotonic() < end:
+                await conn.write(data)
+                frames += 1
+                await asyncio.sleep(period)
+        asyncio.run(run())
+    elif protocol == "e131":
+        import sacn
+        if args.port != 5568:
+            raise SystemExit("wire-peer.py: the sacn package sends to port 5568 only")
+        sender = sacn.sACNsender(bind_address=to, bind_port=0, universeDiscovery=False, fps=args.fps,
+                                 source_name=f"wire-peer {args.priority}")
+        sender.start()
+        for i in range(universes):
+            u = args.universe + i
+            sender.activate_output(u)
+            sender[u].destination = to
+            sender[u].multicast = False
+            sender[u].priority = args.priority
+        print(json.dumps({"ready": True}), flush=True)
+        while time.monotonic() < end:
+            for i in range(universes):
+                sender[args.universe + i].dmx_data = tuple(data[i * channels:(i + 1) * channels])
+            frames += 1
+            time.sleep(period)
+        for i in range(universes):  # as a show controller stops: stream-terminated
+            sender.deactivate_output(args.universe + i)
+        sender.stop()
+    else:
+        from stupidArtnet import StupidArtnet
+        outs = []
+        for i in range(universes):
+            chunk = data[i * channels:(i + 1) * channels]
+            a = StupidArtnet(target_ip=to, universe=args.universe + i, packet_size=len(chunk), fps=args.fps,
+                             port=args.port)
+            a.set(bytearray(chunk))
+            outs.append(a)
+        print(json.dumps({"ready": True}), flush=True)
+        while time.monotonic() < end:
+            for a in outs:
+                a.show()
+            frames += 1
+            time.sleep(period)
+        for a in outs:
+            a.close()
+    print(json.dumps({"summary": {"frames": frames}}), flush=True)
+    return 0
+
+
+def flood(protocol, args):
+    """Datagrams a stream layer must survive: random bytes, and valid packets of the
+    protocol truncated, extended, with bytes flipped, or with another universe."""
+    import random
+    to = loopback(args.to)
+    rng = random.Random(args.seed)
+    leds = 170
+    valid = {
+        "e131": lambda: make_e131({"cid": list(range(16)), "source_name": "flood", "universe": args.universe,
+                                   "slots": [rng.randrange(256) for _ in range(510)], "priority": 100,
+                                   "sequence": rng.randrange(256)}),
+        "ddp": lambda: make_ddp({"push": rng.random() < 0.5, "sequence": 1, "offset": rng.randrange(4096),
+                                 "data": [rng.randrange(256) for _ in range(leds * 3)]}),
+        "artnet": lambda: make_artnet({"port_address": args.universe, "sequence": 1,
+                                       "data": [rng.randrange(256) for _ in range(510)]}),
+    }[protocol]
+    templates = [valid() for _ in range(16)]
+    sock = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+    sent = dropped = 0
+    for n in range(args.count):
+        kind = n % 5
+        p = bytearray(rng.choice(templates))
+        if kind == 0:
+            p = bytearray(rng.randbytes(rng.randrange(1, 1500)))
+        elif kind == 1:
+            p = p[:rng.randrange(len(p))]
+        elif kind == 2:
+            p += rng.randbytes(rng.randrange(1, 2000))
+        elif kind == 3:
+            for _ in range(rng.randrange(1, 8)):
+                p[rng.randrange(len(p))] = rng.randrange(256)
+        else:
+            for _ in range(2):
+                i = rng.randrange(min(len(p), 130))
+                p[i] = rng.randrange(256)
+        try:
+            sock.sendto(bytes(p[:9000]), (to, args.port))
+            sent += 1
+        except OSError:
+            dropped += 1
+    print(json.dumps({"summary": {"sent": sent, "dropped": dropped}}), flush=True)
+    return 0
+
+
 def main(argv):
+    if len(argv) > 2 and argv[1] in ("send", "flood"):
+        ap = argparse.ArgumentParser(prog=f"wire-peer.py {argv[1]}")
+        ap.add_argument("protocol", choices=["ddp", "e131", "artnet"])
+        ap.add_argument("--to", default="127.0.0.1")
+        ap.add_argument("--port", type=int, required=True)
+        ap.add_argument("--universe", type=int, help="the first universe; default E1.31 1, Art-Net 0")
+        if argv[1] == "send":
+            ap.add_argument("--leds", type=int, required=True)
+            ap.add_argument("--fps", type=float, default=40)
+            ap.add_argument("--seconds", type=float, default=5)
+            ap.add_argument("--priority", type=int, default=100)
+            ap.add_argument("--colour", help="one colour for every pixel, RRGGBB")
+        else:
+            ap.add_argument("--count", type=int, required=True)
+            ap.add_argument("--seed", type=int, default=1)
+        args = ap.parse_args(argv[2:])
+        if args.universe is None:
+            args.universe = 0 if args.protocol == "artnet" else 1
+        return (send if argv[1] == "send" else flood)(args.protocol, args)
     if len(argv) > 2 and argv[1] == "receive":
         ap = argparse.ArgumentParser(prog="wire-peer.py receive")
         ap.add_argument("protocol", choices=["ddp", "e131", "artnet", "opc"])

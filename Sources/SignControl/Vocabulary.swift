@@ -38,6 +38,11 @@ public enum EventName: String, Sendable, CaseIterable, Codable {
     case notifyStart = "notify-start"
     case notifyEnd = "notify-end"
     case playlistItem = "playlist-item"
+    /// A stream layer got no frame for its `timeout`, or its sender said it stopped: the
+    /// layer is transparent.
+    case streamLost = "stream-lost"
+    /// A stream layer shows frames again (or for the first time).
+    case streamBack = "stream-back"
 }
 
 extension CaseIterable where Self: RawRepresentable, RawValue == String {

@@ -45,6 +45,7 @@ public enum ConfigLoader {
         readIcons(root, into: &config, &reader)
         readLayers(root, into: &config, &reader, fonts: fonts)
         readOutputs(root, into: &config, &reader)
+        config.streams = reader.streams
         for (i, layer) in config.layers.enumerated() {
             for name in RichText.iconNames(in: layer.text ?? "") where config.icons[name] == nil {
                 reader.problem("layer[\(i)].text", "no icon \"\(name)\" in [icons]")

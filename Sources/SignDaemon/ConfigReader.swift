@@ -6,6 +6,8 @@ struct ConfigReader {
     let file: String
     let keyLines: TOMLKeyLines
     var problems: [ConfigProblem] = []
+    /// The stream layers' inputs met so far (StreamInput.swift).
+    var streams: [StreamInput] = []
 
     mutating func problem(_ path: String, _ message: String) {
         problems.append(ConfigProblem(file: file, line: keyLines.line(of: path), key: path, message: message))

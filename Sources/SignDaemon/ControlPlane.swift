@@ -25,6 +25,8 @@ public final class ControlPlane: Sendable {
         public var changed: @Sendable () -> Void = {}
         /// The outputs now.
         public var outputs: @Sendable () -> [any FrameSink] = { [] }
+        /// The stream layers' receivers now.
+        public var streams: @Sendable () -> [StreamReceiver] = { [] }
 
         public init() {}
     }

@@ -40,6 +40,8 @@ public final class Daemon: Sendable {
     let config: Mutex<DaemonConfig>
     let preview: TerminalPreview?
     let events: EventBus
+    /// The stream layers' receivers.
+    let streams: StreamReceiverSet
     /// Carries out every request, from the socket and from signals alike.
     let plane: ControlPlane
 
@@ -67,6 +69,8 @@ public final class Daemon: Sendable {
         self.outputs = outputs
         let events = EventBus()
         self.events = events
+        let streams = StreamReceiverSet(events: events, logger: logger)
+        self.streams = streams
         let renderLoop = RenderLoop(store: store, outputs: outputs, events: events)
         self.renderLoop = renderLoop
         let clock = FrameClock(fps: config.display.fps) { tick in renderLoop.render(tick) }
@@ -111,6 +115,7 @@ public final class Daemon: Sendable {
             outputs.all.forEach { $0.stop() }
             throw error
         }
+        streams.update(config.streams)
         clock.start()
         if let timeout = SystemdNotifier.watchdogTimeout() {
             watchdog.withLock { $0 = Watchdog(timeoutMicroseconds: timeout) { clock.lastFrameNumber } }
@@ -137,6 +142,7 @@ public final class Daemon: Sendable {
             SystemdNotifier.notify([statusLine()])
         }
         hooks.outputs = { [outputs] in outputs.all }
+        hooks.streams = { [streams] in streams.all }
         hooks.loadScene = { [self] path in loadScene(path) }
         return hooks
     }
@@ -176,6 +182,7 @@ public final class Daemon: Sendable {
                 }
             }
             retired.forEach { $0.stop() }
+            streams.update(new.streams)
             clock.retime(fps: new.display.fps)
         } catch {
             let problem = ConfigProblem(file: options.configPath, line: 0, key: "-", message: "\(error)")
@@ -236,6 +243,7 @@ public final class Daemon: Sendable {
             logger.warning("scene not loaded: \(error)", metadata: ["scene": "\(path)"])
             return [ConfigProblem(file: path, line: 0, key: "-", message: "a font of the scene could not be prepared")]
         }
+        streams.update(new.streams)
         logger.info("scene loaded", metadata: ["scene": "\(path)"])
         return []
     }
@@ -250,6 +258,7 @@ public final class Daemon: Sendable {
             clock.sync { renderLoop.blank(number: clock.lastFrameNumber + 1) }
         }
         outputs.all.forEach { $0.stop() }
+        streams.stop()
         server.stop()
         stateFile?.flush()
         let stats = clock.stats

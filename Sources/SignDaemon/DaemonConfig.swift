@@ -65,6 +65,8 @@ public struct DaemonConfig: Sendable, Equatable {
     public var control = Control()
     public var layers: [SceneLayer] = []
     public var outputs: [Output] = []
+    /// The inputs of the scene's `stream` layers, each with the feed its layer shows.
+    public var streams: [StreamInput] = []
     public var preview = Preview()
     public var state = State()
     /// Images text shows inline with `{icon:name}`.

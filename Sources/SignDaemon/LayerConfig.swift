@@ -6,7 +6,9 @@ import SignTiming
 /// with their Core Animation properties, a `[...mask]`, `[[...sublayer]]`s and
 /// `[[...animation]]`s, and the `shimmer` preset.
 extension ConfigReader {
-    static let layerTypes = ["marquee", "plain", "text", "gradient", "shape", "image", "shimmer", "spotlight"]
+    static let layerTypes = [
+        "marquee", "plain", "text", "gradient", "shape", "image", "shimmer", "spotlight", "stream",
+    ]
 
     static let commonKeys: Set<String> = [
         "id", "type", "x", "y", "width", "height", "opacity", "background", "corner_radius", "border_color",
@@ -36,6 +38,7 @@ extension ConfigReader {
         case "gradient": allowed.formUnion(Self.gradientKeys)
         case "shape": allowed.formUnion(Self.shapeKeys)
         case "image": allowed.formUnion(Self.imageKeys)
+        case "stream": allowed.formUnion(Self.streamKeys)
         default: break
         }
         rejectUnknownKeys(t, at: path, allowed: allowed)
@@ -55,6 +58,11 @@ extension ConfigReader {
                 gradient(t, at: path, default: Gradient(ramp: ColorRamp(colors: [.black, .white]))))
         case "shape": layer.content = shapeContent(t, at: path, size: layer.size, cornerRadius: layer.cornerRadius)
         case "image": layer.content = imageContent(t, at: path).map { .image($0) } ?? .none
+        case "stream":
+            layer.content =
+                streamInput(t, at: path, id: layer.id, size: layer.size).map {
+                    .stream(StreamContent(feed: $0.feed, source: "\($0.wire.rawValue) \($0.listen):\($0.port)"))
+                } ?? .none
         default: break
         }
         if let mask = table(t, "mask", at: path) {

@@ -22,6 +22,25 @@ enum StatusReport {
         return .object(entry)
     }
 
+    /// A stream layer's receiver in `status`: its layer, where it listens, its state, what came.
+    static func describe(_ receiver: StreamReceiver) -> JSONValue {
+        let r = receiver.current
+        var rejected: [String: JSONValue] = [:]
+        for (reason, count) in r.counters.rejected { rejected[reason] = .int(Int64(count)) }
+        return [
+            "layer": .string(receiver.input.layerID),
+            "protocol": .string(receiver.input.wire.rawValue),
+            "listen": .string("\(receiver.input.listen):\(receiver.input.port)"),
+            "state": .string(r.state.rawValue),
+            "showing": .bool(r.showing),
+            "packets": .int(Int64(r.counters.packets)),
+            "frames": .int(Int64(r.counters.frames)),
+            "rejected": .object(rejected),
+            "last_frame_s": r.lastFrameAge.map { .double(($0 * 1000).rounded() / 1000) } ?? .null,
+            "last_error": r.lastError.map { .string($0) } ?? .null,
+        ]
+    }
+
     /// The main layer's text on screen at scene time `now`, and its pending change.
     static func mainText(_ scene: PreparedScene, at now: Double) -> (
         shown: String, pending: (text: String, from: Double)?
@@ -68,6 +87,7 @@ extension ControlPlane {
             ],
             "layers": .array(layers),
             "outputs": .array(hooks.outputs().map(StatusReport.describe)),
+            "streams": .array(hooks.streams().map(StatusReport.describe)),
             "scene": store.runtime.loaded.map { .string($0.path) } ?? .null,
         ]
         if let pending = main.pending { result["pending"] = StatusReport.pending(pending) }

@@ -75,8 +75,16 @@ public struct IPEndpoint: Sendable, CustomStringConvertible {
 /// A network output's failure, in words for `status` and the log.
 public struct NetworkError: Error, Sendable, CustomStringConvertible {
     public let description: String
+    /// The errno behind it, if any.
+    public let code: Int32?
 
-    public init(_ description: String) { self.description = description }
+    public init(_ description: String) {
+        self.description = description
+        code = nil
+    }
+
+    /// A refusal that waiting does not lift: the system or systemd's confinement forbids it.
+    public var isPermanent: Bool { code == EPERM || code == EACCES || code == EAFNOSUPPORT }
 
     /// The system's words for `code`, with what signd was doing.
     public init(_ doing: String, errno code: Int32) {
@@ -87,5 +95,6 @@ public struct NetworkError: Error, Sendable, CustomStringConvertible {
             message += " (under systemd, enable the network drop-in: see README, \"Network outputs\")"
         }
         self.description = "\(doing): \(message)"
+        self.code = code
     }
 }

@@ -191,6 +191,10 @@ public final class Compositor {
             }
         case .image(let image):
             canvases[dst].draw(image.bitmap, in: frame, scaling: image.scaling, opacity: opacity, clip: clip)
+        case .stream(let stream):
+            if let bitmap = stream.feed.current {
+                canvases[dst].draw(bitmap, in: frame, scaling: .nearest, opacity: opacity, clip: clip)
+            }
         case .shape(let shape):
             let path = RoundedRect(
                 rect: shape.path.rect.offsetBy(dx: frame.minX, dy: frame.minY), cornerRadius: shape.path.cornerRadius)

@@ -17,6 +17,8 @@ public struct Layer: Sendable, Equatable {
         case shape(ShapeContent)
         /// `contents` set to an image, stretched to the bounds.
         case image(ImageContent)
+        /// Pixels another program streams (DDP, E1.31, Art-Net), the newest complete frame.
+        case stream(StreamContent)
     }
 
     public var id: String

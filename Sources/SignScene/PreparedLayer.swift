@@ -60,7 +60,11 @@ public final class PreparedLayer: Sendable {
             try layer.mask.map { m throws(FreeTypeError) in
                 [try PreparedLayer(m, fonts: fonts, icons: icons, reusing: known)]
             } ?? []
-        isStatic = layer.animations.isEmpty && sublayers.allSatisfy(\.isStatic) && mask.allSatisfy(\.isStatic)
+        // A stream changes whenever its sender sends: never kept as static pixels.
+        var streams = false
+        if case .stream = layer.content { streams = true }
+        isStatic =
+            !streams && layer.animations.isEmpty && sublayers.allSatisfy(\.isStatic) && mask.allSatisfy(\.isStatic)
         drawsOnce = Self.drawsOnce(layer, sublayers: sublayers)
         extent = Self.extent(layer, sublayers: sublayers)
     }

@@ -39,6 +39,21 @@ struct GoldenFrameTests {
         }
     }
 
+    @Test("a stream layer with a frame from its sender, under the band and the marquee")
+    func streamOverlay() throws {
+        let fonts = try FontLibrary()
+        let path = Self.here.appendingPathComponent("../../configs/examples/stream-overlay.toml").standardized.path
+        let config = try ConfigLoader.load(path: path, fonts: fonts)
+        let input = try #require(config.streams.first)
+        // A show's frame: red across, green down, blue constant, in the sender's pixel order.
+        var rgb: [UInt8] = []
+        for k in 0..<input.pixelMap.ledCount { rgb += [UInt8(k % 64 * 4), UInt8(k / 64 * 8), 160] }
+        input.feed.publish(
+            StreamReceiver.bitmap(rgb, map: input.pixelMap.source, width: input.width, height: input.height))
+        let scene = try PreparedScene(config.scene, beginTime: 0, fonts: fonts)
+        try Self.compare(Renderer.render(scene, at: 0.85), golden: "stream-overlay-fed-t0.850.png")
+    }
+
     static func compare(_ frame: Frame, golden name: String) throws {
         let path = here.appendingPathComponent("Golden/\(name)").path
         if recording {
