@@ -110,6 +110,46 @@ let benchmarks: @Sendable () -> Void = {
         }
     }
 
+    // A stream layer's receiving side without the socket: one 64x32 frame's datagrams (13
+    // E1.31 universes, 5 DDP packets, 13 ArtDmx) parsed and assembled.
+    for wire in StreamAssembler.Wire.allCases {
+        Benchmark("stream assemble \(wire.rawValue) 64x32 frame", configuration: .init(scalingFactor: .kilo)) { benchmark in
+            let frame = [UInt8](repeating: 0x5a, count: 64 * 32 * 3)
+            var packets: [[UInt8]] = []
+            frame.withUnsafeBytes { f in
+                switch wire {
+                case .ddp:
+                    for i in 0..<DDP.packetCount(frameBytes: f.count) {
+                        var p: [UInt8] = []
+                        DDP.writePacket(i, of: f, sequence: 1, into: &p)
+                        packets.append(p)
+                    }
+                case .e131, .artnet:
+                    for u in 0..<13 {
+                        let slots = UnsafeRawBufferPointer(rebasing: f[(u * 510)..<min(f.count, (u + 1) * 510)])
+                        var p: [UInt8] = []
+                        if wire == .e131 {
+                            E131.writeData(
+                                source: E131.Source(cid: Array(0..<16), name: "bench"), universe: UInt16(u + 1),
+                                priority: 100, syncAddress: 0, sequence: 1, options: 0, slots: slots, into: &p)
+                        } else {
+                            ArtNet.writeDmx(portAddress: UInt16(u), sequence: 1, channels: slots, into: &p)
+                        }
+                        packets.append(p)
+                    }
+                }
+            }
+            var assembler = StreamAssembler(wire: wire, pixelCount: 64 * 32, firstUniverse: wire == .e131 ? 1 : 0)
+            benchmark.startMeasurement()
+            for n in benchmark.scaledIterations {
+                for p in packets {
+                    blackHole(p.withUnsafeBytes { assembler.take($0, now: UInt64(n)) })
+                }
+            }
+            benchmark.stopMeasurement()
+        }
+    }
+
     // The whole send path of a DDP output at 128x32 into a loopback socket nobody reads
     // (once its buffer is full, datagrams are dropped and counted: still the same path).
     Benchmark("network send ddp 128x32 to loopback", configuration: .init(scalingFactor: .kilo)) { benchmark in
