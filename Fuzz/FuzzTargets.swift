@@ -87,7 +87,8 @@ enum FuzzTargets {
     }
 
     /// A datagram or stream chunk as each LED network protocol's parser reads it; what parses
-    /// must lie inside the datagram.
+    /// must lie inside the datagram. Then twice into a stream layer's assembler of each
+    /// protocol.
     static func wire(_ data: [UInt8]) {
         data.withUnsafeBytes { d in
             if let (_, range) = try? DDP.parse(d) { precondition(range.upperBound <= d.count) }
@@ -95,6 +96,13 @@ enum FuzzTargets {
             if case .dmx(let dmx)? = try? ArtNet.parse(d) { precondition(dmx.data.upperBound <= d.count) }
             if let (message, length) = OPC.next(in: d) {
                 precondition(message.data.upperBound <= d.count && length <= d.count)
+            }
+            // And as a stream layer takes it: placed, counted, never written past its frame.
+            for wire in StreamAssembler.Wire.allCases {
+                var assembler = StreamAssembler(wire: wire, pixelCount: 200, firstUniverse: wire == .e131 ? 1 : 0)
+                _ = assembler.take(d, now: 1)
+                _ = assembler.take(d, now: 2)
+                precondition(assembler.pixels.count == 600 && assembler.counters.packets == 2)
             }
         }
     }
