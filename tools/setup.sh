@@ -15,6 +15,7 @@ packages=(
   fonts-noto-color-emoji  # colour emoji in text
   systemd            # systemd-socket-activate, systemd-analyze
   umockdev gir1.2-umockdev-1.0 python3-gi  # emulated USB devices for the USB output tests
+  ola ola-python iproute2  # OLA's olad receiving signd's network outputs, in a test's own network namespace
 )
 
 # The LED network protocols as other projects implement them, for the wire tests

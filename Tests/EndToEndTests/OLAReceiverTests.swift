@@ -1,0 +1,148 @@
+import Foundation
+import Glibc
+import SignControl
+import Testing
+
+/// A network namespace of the test's own, with loopback and a veth pair (10.99.0.1 and
+/// .2), removed at the end: olad's plugins bind to every non-loopback interface and
+/// broadcast, so they run only in here, never on the machine's own network.
+final class TestNetworkNamespace {
+    let name = "signd-test-\(getpid())-\(UInt16.random(in: 0...UInt16.max))"
+
+    init() throws {
+        for command in [
+            ["netns", "add", name],
+            ["-n", name, "link", "set", "lo", "up"],
+            ["-n", name, "link", "add", "veth0", "type", "veth", "peer", "name", "veth1"],
+            ["-n", name, "addr", "add", "10.99.0.1/24", "dev", "veth0"],
+            ["-n", name, "addr", "add", "10.99.0.2/24", "dev", "veth1"],
+            ["-n", name, "link", "set", "veth0", "up"],
+            ["-n", name, "link", "set", "veth1", "up"],
+            // Multicast (E1.31 without a host) goes out by veth1, where olad joins the
+            // groups; the kernel loops a copy back to members on that interface.
+            ["-n", name, "route", "add", "224.0.0.0/4", "dev", "veth1"],
+        ] {
+            let result = try run("/usr/sbin/ip", command)
+            guard result.status == 0 else {
+                _ = try? run("/usr/sbin/ip", ["netns", "del", name])
+                throw ControlClient.Unreachable(
+                    path: name, reason: "ip \(command.joined(separator: " ")): \(result.stderr)")
+            }
+        }
+    }
+
+    deinit { _ = try? run("/usr/sbin/ip", ["netns", "del", name]) }
+
+    /// `ip netns exec NAME` and then `command`.
+    func exec(_ command: [String]) -> [String] { ["netns", "exec", name] + command }
+}
+
+@Suite("OLA's olad receiving signd's E1.31, Art-Net and OPC, in a network namespace", .serialized)
+struct OLAReceiverTests {
+    @Test(
+        "10 s at 60 fps: olad's E1.31 (unicast and multicast), Art-Net and OPC ports get every frame signd renders, in order",
+        .enabled(if: getuid() == 0, "creating a network namespace needs root"))
+    func olad() throws {
+        let s = try Scratch()
+        let namespace = try TestNetworkNamespace()
+        let output = s.dir.appendingPathComponent("ola.jsonl")
+        FileManager.default.createFile(atPath: output.path, contents: nil)
+        let peer = Process()
+        peer.executableURL = URL(fileURLWithPath: "/usr/sbin/ip")
+        peer.arguments = namespace.exec(
+            [
+                "/usr/bin/python3", Paths.root.appendingPathComponent("tools/ola-peer.py").path, "--ip", "10.99.0.2",
+                "--seconds", "60",
+            ])
+        peer.standardOutput = try FileHandle(forWritingTo: output)
+        peer.standardInput = FileHandle.nullDevice
+        try peer.run()
+        defer {
+            kill(peer.processIdentifier, SIGTERM)
+            peer.waitUntilExit()
+        }
+        var ready = false
+        for _ in 0..<300 where !ready {
+            ready = WireReceiver.lines(of: output).contains { $0["ready"] != nil }
+            if !ready { Thread.sleep(forTimeInterval: 0.05) }
+        }
+        try #require(ready, "olad came up in the namespace")
+
+        func outputKeys(_ type: String, _ name: String, _ keys: String) -> String {
+            """
+            [[output]]
+            type = "\(type)"
+            name = "\(name)"
+            \(keys)
+            gamma = 1.0
+            dithering = false
+            [[output.panel]]
+            width = 16
+            height = 8
+            """
+        }
+        let config = try s.write(
+            """
+            [display]
+            width = 16
+            height = 8
+            fps = 60
+            [[layer]]
+            text = "OLA receives"
+            font = "6x10"
+            color = "#40c0ff"
+            speed = 20
+            [preview]
+            terminal = "off"
+            \(outputKeys("e131", "unicast", "host = \"10.99.0.2\"\nuniverse = 1"))
+            \(outputKeys("artnet", "artnet", "host = \"10.99.0.2\"\nuniverse = 2"))
+            \(outputKeys("opc", "opc", "host = \"127.0.0.1\""))
+            \(outputKeys("e131", "multicast", "universe = 4"))
+            """)
+        let signd = try s.launch(
+            "/usr/sbin/ip", namespace.exec([Paths.signd, "run", "--config", config, "--socket", s.socket]))
+        try s.waitForSocket(signd)
+        Thread.sleep(forTimeInterval: 10)
+        let status = try s.request("status")
+        s.stop(signd)
+        Thread.sleep(forTimeInterval: 0.5)
+        kill(peer.processIdentifier, SIGTERM)
+        peer.waitUntilExit()
+
+        let rgb = s.dir.appendingPathComponent("frames.rgb").path
+        let clockFrames = Int(status["frames"]?.doubleValue ?? 0)
+        let render = try run(
+            Paths.signd, ["render", "--config", config, "--frames", "\(clockFrames + 120)", "--out", rgb])
+        #expect(render.status == 0, "\(render.stderr)")
+        let rendered = [UInt8](try Data(contentsOf: URL(fileURLWithPath: rgb)))
+        let size = 16 * 8 * 3
+        let lines = WireReceiver.lines(of: output)
+        for (universe, name) in [(1, "unicast"), (2, "artnet"), (3, "opc"), (4, "multicast")] {
+            let out = status["outputs"]?.arrayValue?.first { $0["name"]?.stringValue == name }
+            let sent = Int(out?["frames_sent"]?.doubleValue ?? -1)
+            #expect(out?["state"] == "ok" && out?["errors"] == 0, "\(name): \(String(describing: out))")
+            let frames: [[UInt8]] = lines.filter { $0["universe"] as? Int == universe }.compactMap {
+                guard let hex = $0["data"] as? String else { return nil }
+                return Array(WireReceiver.bytes(["frame": hex]).prefix(size))
+            }
+            // Every frame sent by the time of `status`, a few more before the stop, and the
+            // blank one; but olad's OPC server does not pass on the message that arrives with
+            // the connection's close (tools/wire-peer.py's OPC receiver does get it).
+            let blank = name != "opc"
+            #expect(
+                frames.count >= sent + (blank ? 1 : 0) && frames.count <= clockFrames + 130,
+                "\(name): olad got \(frames.count) of \(sent)")
+            var index = 0, matched = 0
+            for frame in blank ? frames.dropLast() : frames[...] {
+                while (index + 1) * size <= rendered.count, Array(rendered[index * size..<(index + 1) * size]) != frame
+                {
+                    index += 1
+                }
+                if (index + 1) * size <= rendered.count { matched += 1 }
+            }
+            let compared = frames.count - (blank ? 1 : 0)
+            #expect(matched == compared, "\(name): \(matched) of \(compared) frames are rendered frames, in order")
+            if blank { #expect(frames.last?.allSatisfy { $0 == 0 } == true, "\(name): blanked on stop") }
+        }
+    }
+}
