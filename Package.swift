@@ -38,6 +38,8 @@ let package = Package(
             providers: [.apt(["libpng-dev"])]),
         // Release/acquire loads and stores on shared memory, which Swift's Atomic cannot address.
         .systemLibrary(name: "CSeqlock"),
+        // glibc's mallinfo2, for the heap in use that `status` reports.
+        .systemLibrary(name: "CMalloc"),
         // libFuzzer's driver entry, declared for the fuzz targets' main.
         .systemLibrary(name: "CFuzzer"),
 
@@ -51,7 +53,7 @@ let package = Package(
         .target(
             name: "SignDaemon",
             dependencies: [
-                "SignScene", "SignOutput", "SignWire", "SignControl", "CSystemd",
+                "SignScene", "SignOutput", "SignWire", "SignControl", "CSystemd", "CMalloc",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),

@@ -41,6 +41,12 @@ enum StatusReport {
         ]
     }
 
+    /// signd's memory in `status`, in MB: resident and heap in use.
+    static func describe(_ memory: ProcessMemory) -> JSONValue {
+        func mb(_ bytes: Int) -> JSONValue { .double((Double(bytes) / 1_048_576 * 100).rounded() / 100) }
+        return ["rss_mb": mb(memory.residentBytes), "heap_mb": mb(memory.heapInUseBytes)]
+    }
+
     /// The main layer's text on screen at scene time `now`, and its pending change.
     static func mainText(_ scene: PreparedScene, at now: Double) -> (
         shown: String, pending: (text: String, from: Double)?
@@ -88,6 +94,7 @@ extension ControlPlane {
             "layers": .array(layers),
             "outputs": .array(hooks.outputs().map(StatusReport.describe)),
             "streams": .array(hooks.streams().map(StatusReport.describe)),
+            "memory": StatusReport.describe(ProcessMemory.current()),
             "scene": store.runtime.loaded.map { .string($0.path) } ?? .null,
         ]
         if let pending = main.pending { result["pending"] = StatusReport.pending(pending) }

@@ -52,6 +52,9 @@ struct DaemonEndToEndTests {
         #expect((result["frames"]?.doubleValue ?? 0) > 0)
         #expect(result["dropped"]?.doubleValue != nil)
         #expect(result["outputs"] == [["name": .string(s.name), "type": "shm", "state": "ok"]])
+        // Memory: the heap in use (a few MB for one text layer) is part of the resident set.
+        let heap = result["memory"]?["heap_mb"]?.doubleValue ?? -1, rss = result["memory"]?["rss_mb"]?.doubleValue ?? -1
+        #expect(heap > 0.1 && heap < rss && rss < 500, "memory \(String(describing: result["memory"]))")
 
         // SIGTERM: exit 0, the stopped flag set, the socket file gone.
         kill(daemon.processIdentifier, SIGTERM)
