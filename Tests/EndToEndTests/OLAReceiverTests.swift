@@ -121,14 +121,16 @@ struct OLAReceiverTests {
             let out = status["outputs"]?.arrayValue?.first { $0["name"]?.stringValue == name }
             let sent = Int(out?["frames_sent"]?.doubleValue ?? -1)
             #expect(out?["state"] == "ok" && out?["errors"] == 0, "\(name): \(String(describing: out))")
-            let frames: [[UInt8]] = lines.filter { $0["universe"] as? Int == universe }.compactMap {
+            var frames: [[UInt8]] = lines.filter { $0["universe"] as? Int == universe }.compactMap {
                 guard let hex = $0["data"] as? String else { return nil }
                 return Array(WireReceiver.bytes(["frame": hex]).prefix(size))
             }
             // Every frame sent by the time of `status`, a few more before the stop, and the
-            // blank one; but olad's OPC server does not pass on the message that arrives with
-            // the connection's close (tools/wire-peer.py's OPC receiver does get it).
+            // blank one; but olad's OPC server does not always pass on the message that arrives
+            // with the connection's close (tools/wire-peer.py's OPC receiver always gets it).
             let blank = name != "opc"
+            // When olad's OPC server does pass the blank frame on, it is not a rendered one.
+            if !blank, frames.count > 1, frames.last?.allSatisfy({ $0 == 0 }) == true { frames.removeLast() }
             #expect(
                 frames.count >= sent + (blank ? 1 : 0) && frames.count <= clockFrames + 130,
                 "\(name): olad got \(frames.count) of \(sent)")
