@@ -42,6 +42,33 @@ struct Status: ParsableCommand {
         for output in status["outputs"]?.arrayValue ?? [] {
             print("output:   \(Self.line(output))")
         }
+        for stream in status["streams"]?.arrayValue ?? [] {
+            print("stream:   \(Self.streamLine(stream))")
+        }
+        if let memory = status["memory"], let rss = memory["rss_mb"]?.doubleValue,
+            let heap = memory["heap_mb"]?.doubleValue
+        {
+            print("memory:   \(rss) MB resident, \(heap) MB heap in use")
+        }
+    }
+
+    /// `layer (protocol address): state`, what came, and what was refused.
+    static func streamLine(_ stream: JSONValue) -> String {
+        func text(_ key: String) -> String { (stream[key]?.stringValue ?? "?").escapingControlCharacters }
+        func count(_ value: JSONValue?) -> String { value?.doubleValue.map { String(Int64($0)) } ?? "?" }
+        var line = "\(text("layer")) (\(text("protocol")) \(text("listen"))): \(text("state"))"
+        line += stream["showing"] == true ? ", showing" : ", transparent"
+        line += ", \(count(stream["packets"])) packets, \(count(stream["frames"])) frames"
+        let refused = (stream["rejected"]?.objectValue ?? [:]).filter { ($0.value.doubleValue ?? 0) > 0 }
+        if !refused.isEmpty {
+            line +=
+                "\n          refused: "
+                + refused.keys.sorted().map { "\($0) \(count(refused[$0]))" }.joined(separator: ", ")
+        }
+        if let error = stream["last_error"]?.stringValue {
+            line += "\n          last error: \(error.escapingControlCharacters)"
+        }
+        return line
     }
 
     /// `name (type): state`, then the counters and last error of outputs that keep them.
