@@ -74,6 +74,13 @@ public final class Daemon: Sendable {
         let renderLoop = RenderLoop(store: store, outputs: outputs, events: events)
         self.renderLoop = renderLoop
         let clock = FrameClock(fps: config.display.fps) { tick in renderLoop.render(tick) }
+        clock.onStall { [logger] stall in
+            let late = (stall.lateMilliseconds * 10).rounded() / 10
+            let previous = (stall.previousRenderMilliseconds * 100).rounded() / 100
+            logger.warning(
+                "frame clock stall: frame \(stall.frame) came \(late) ms late, \(stall.skipped) frames skipped; the frame before took \(previous) ms to render"
+            )
+        }
         self.clock = clock
 
         let socketPath = SocketPath.resolve(flag: options.socket, configured: config.control.socket)

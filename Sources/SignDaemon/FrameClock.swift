@@ -25,6 +25,18 @@ public final class FrameClock: Sendable {
         public var lateness = LatenessHistogram()
     }
 
+    /// A tick that came three or more frame periods late, for the log: how late, and how
+    /// long the frame before it took to render (long: signd's own work held the queue;
+    /// short: the thread was not given a CPU in time).
+    public struct Stall: Sendable {
+        public let frame: UInt64
+        public let skipped: UInt64
+        /// From the first skipped frame's deadline to this tick, ms.
+        public let lateMilliseconds: Double
+        /// How long the previous tick's rendering took, ms.
+        public let previousRenderMilliseconds: Double
+    }
+
     /// The grid frames fall on: frame `baseNumber` is due at `baseDeadline` and shows scene
     /// time `baseTime`; later ones follow every `1 / fps` seconds. Re-timing moves the base
     /// to the last frame, so numbers keep rising and scene time runs on without a jump.
@@ -53,6 +65,12 @@ public final class FrameClock: Sendable {
     private nonisolated(unsafe) var timer: DispatchSourceTimer?  // set once in start(), used on `queue`
     /// The frame the repeating schedule was last anchored at (used on `queue`).
     private nonisolated(unsafe) var anchor: UInt64 = 0
+    /// How long the last tick's rendering took, ns (used on `queue`).
+    private nonisolated(unsafe) var lastRenderDuration: UInt64 = 0
+    private let stallHandler = Mutex<(@Sendable (Stall) -> Void)?>(nil)
+
+    /// Calls `handler`, off the clock's queue, for every stall from now on.
+    public func onStall(_ handler: @escaping @Sendable (Stall) -> Void) { stallHandler.withLock { $0 = handler } }
 
     /// A clock at `fps` that calls `render` on its own queue for every frame it shows.
     public init(fps: Double, label: String = "signd.frame-clock", render: @escaping @Sendable (Tick) -> Void) {
@@ -155,8 +173,17 @@ public final class FrameClock: Sendable {
         let due = t.baseNumber + UInt64(max(0, (elapsed * t.fps / 1e9).rounded(.down)))
         let n = max(due, last + 1)
         let deadline = t.deadline(ofFrame: n)
+        let previousRender = lastRenderDuration
         render(Tick(number: n, deadline: deadline, time: t.time(ofFrame: n)))
+        lastRenderDuration = MonotonicClock.now() &- now
         lastNumber.store(n, ordering: .relaxed)
+        if n - last - 1 >= 3, let handler = stallHandler.withLock({ $0 }) {
+            let stall = Stall(
+                frame: n, skipped: n - last - 1,
+                lateMilliseconds: Double(now &- t.deadline(ofFrame: last + 1)) / 1e6,
+                previousRenderMilliseconds: Double(previousRender) / 1e6)
+            DispatchQueue.global().async { handler(stall) }
+        }
         statistics.withLock { s in
             s.frames += 1
             s.dropped += n - last - 1

@@ -35,9 +35,12 @@ struct FrameClockTests {
             ticks.list.withLock { $0.append(tick) }
             if tick.number == 5 { Thread.sleep(forTimeInterval: 0.1) }
         }
+        let reported = Mutex<[FrameClock.Stall]>([])
+        clock.onStall { stall in reported.withLock { $0.append(stall) } }
         clock.start()
         try await Task.sleep(for: .milliseconds(400))
         clock.stop()
+        try await Task.sleep(for: .milliseconds(50))
         let numbers = ticks.list.withLock { $0.map(\.number) }
         let after = numbers[numbers.firstIndex(of: 5)! + 1]
         // 100 ms at 100 fps: about ten deadlines passed during the stall.
@@ -47,6 +50,9 @@ struct FrameClockTests {
         // Counted as a stall: every tick that skipped three frames or more.
         let stalls = zip(numbers, numbers.dropFirst()).filter { $1 - $0 - 1 >= 3 }.count
         #expect(stalls >= 1 && clock.stats.stalls == UInt64(stalls))
+        // Reported with what a log needs: the frame after the long render, and that render's length.
+        let first = try #require(reported.withLock { $0.first { $0.frame == after } })
+        #expect(first.skipped == after - 6 && first.lateMilliseconds >= 50 && first.previousRenderMilliseconds >= 99)
     }
 
     @Test("re-timing keeps frame numbers rising and scene time running on without a jump")
