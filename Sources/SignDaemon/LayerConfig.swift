@@ -61,7 +61,7 @@ extension ConfigReader {
         case "stream":
             layer.content =
                 streamInput(t, at: path, id: layer.id, size: layer.size).map {
-                    .stream(StreamContent(feed: $0.feed, source: "\($0.wire.rawValue) \($0.listen):\($0.port)"))
+                    .stream(StreamContent(feed: $0.feed))
                 } ?? .none
         default: break
         }

@@ -100,10 +100,11 @@ public final class StreamReceiver: Sendable {
             let nice = getpriority(__priority_which_t(PRIO_PROCESS.rawValue), thread)
             _ = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), thread, min(19, nice + 5))
         }
+        let pixelMap = input.pixelMap
         var assembler = StreamAssembler(
-            wire: input.wire, pixelCount: input.pixelMap.ledCount, firstUniverse: input.universe,
+            wire: input.wire, pixelCount: pixelMap.ledCount, firstUniverse: input.universe,
             channelsPerUniverse: input.channelsPerUniverse)
-        let map = input.pixelMap.source
+        let map = pixelMap.source
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: Self.bufferSize, alignment: 16)
         defer { buffer.deallocate() }
         let timeout = UInt64(input.timeout * 1e9)
@@ -116,7 +117,7 @@ public final class StreamReceiver: Sendable {
             let now = MonotonicClock.now()
             if socket < 0 {
                 if now >= nextTry {
-                    switch bind() {
+                    switch bind(universes: assembler.universeCount) {
                     case .success(let fd):
                         socket = fd
                         lastFailure = ""
@@ -199,8 +200,8 @@ public final class StreamReceiver: Sendable {
     }
 
     /// A bound, non-blocking UDP socket on the input's address and port; E1.31 on an
-    /// address other than loopback also joins the universes' multicast groups.
-    private func bind() -> Result<Int32, NetworkError> {
+    /// address other than loopback also joins the multicast groups of its `universes`.
+    private func bind(universes: Int) -> Result<Int32, NetworkError> {
         let endpoint: IPEndpoint
         switch IPEndpoint.resolve(host: input.listen, port: input.port, numericOnly: true) {
         case .success(let e): endpoint = e
@@ -222,25 +223,20 @@ public final class StreamReceiver: Sendable {
             return .failure(NetworkError("cannot listen on \(endpoint)", errno: code))
         }
         if input.wire == .e131, endpoint.family == AF_INET, !input.listen.hasPrefix("127.") {
-            joinUniverses(fd, interface: input.listen)
+            joinUniverses(fd, count: universes, interface: input.listen)
         }
         return .success(fd)
     }
 
-    /// Joins 239.255.hi.lo for each universe the layer shows, on the interface of `interface`
-    /// (0.0.0.0: the default one). A failed join is logged; unicast still arrives.
-    private func joinUniverses(_ fd: Int32, interface: String) {
-        let universes = StreamAssembler(
-            wire: .e131, pixelCount: input.pixelMap.ledCount, firstUniverse: input.universe,
-            channelsPerUniverse: input.channelsPerUniverse
-        ).universeCount
+    /// Joins 239.255.hi.lo for `count` universes from the layer's first, on the interface of
+    /// `interface` (0.0.0.0: the default one). A failed join is logged; unicast still arrives.
+    private func joinUniverses(_ fd: Int32, count: Int, interface: String) {
         var local = in_addr()
         _ = inet_pton(AF_INET, interface, &local)
-        for u in input.universe..<(input.universe + universes) {
+        for u in input.universe..<(input.universe + count) {
+            let (a, b, c, d) = E131.multicastGroup(universe: UInt16(truncatingIfNeeded: u))
             var request = ip_mreq()
-            request.imr_multiaddr.s_addr =
-                (UInt32(239) << 24 | UInt32(255) << 16 | UInt32(u >> 8 & 0xff) << 8
-                | UInt32(u & 0xff)).bigEndian
+            request.imr_multiaddr.s_addr = (UInt32(a) << 24 | UInt32(b) << 16 | UInt32(c) << 8 | UInt32(d)).bigEndian
             request.imr_interface = local
             if setsockopt(fd, Int32(IPPROTO_IP), IP_ADD_MEMBERSHIP, &request, socklen_t(MemoryLayout<ip_mreq>.size))
                 != 0

@@ -12,7 +12,9 @@ public struct IPEndpoint: Sendable, CustomStringConvertible {
     /// Resolves `host` (a name or a literal address). With `numericOnly` it never asks DNS,
     /// so it cannot block; a name then fails. Names are resolved with getaddrinfo, which
     /// may block: call it off the frame clock.
-    public static func resolve(host: String, port: UInt16, numericOnly: Bool = false) -> Result<IPEndpoint, NetworkError> {
+    public static func resolve(host: String, port: UInt16, numericOnly: Bool = false) -> Result<
+        IPEndpoint, NetworkError
+    > {
         var hints = addrinfo()
         hints.ai_family = AF_UNSPEC
         hints.ai_socktype = Int32(SOCK_DGRAM.rawValue)
@@ -39,7 +41,9 @@ public struct IPEndpoint: Sendable, CustomStringConvertible {
 
     init(_ address: UnsafePointer<sockaddr>, length: socklen_t, port: UInt16) {
         var storage = sockaddr_storage()
-        withUnsafeMutableBytes(of: &storage) { $0.copyMemory(from: UnsafeRawBufferPointer(start: address, count: Int(length))) }
+        withUnsafeMutableBytes(of: &storage) {
+            $0.copyMemory(from: UnsafeRawBufferPointer(start: address, count: Int(length)))
+        }
         self.storage = storage
         self.length = length
         let family = Int32(address.pointee.sa_family)
@@ -84,14 +88,16 @@ public struct NetworkError: Error, Sendable, CustomStringConvertible {
     }
 
     /// A refusal that waiting does not lift: the system or systemd's confinement forbids it.
-    public var isPermanent: Bool { code == EPERM || code == EACCES || code == EAFNOSUPPORT }
+    public var isPermanent: Bool { code.map(Self.isPermanent) ?? false }
+
+    /// Whether `code` is such a refusal: systemd's IPAddressDeny= answers EPERM,
+    /// RestrictAddressFamilies= EAFNOSUPPORT.
+    static func isPermanent(_ code: Int32) -> Bool { code == EPERM || code == EACCES || code == EAFNOSUPPORT }
 
     /// The system's words for `code`, with what signd was doing.
     public init(_ doing: String, errno code: Int32) {
         var message = String(cString: strerror(code))
-        if code == EPERM || code == EACCES || code == EAFNOSUPPORT {
-            // systemd's IPAddressDeny= answers EPERM, RestrictAddressFamilies= EAFNOSUPPORT:
-            // say how to lift them.
+        if Self.isPermanent(code) {  // say how to lift systemd's confinement
             message += " (under systemd, enable the network drop-in: see README, \"Network outputs\")"
         }
         self.description = "\(doing): \(message)"

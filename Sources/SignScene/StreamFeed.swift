@@ -20,13 +20,8 @@ public final class StreamFeed: Sendable {
 /// A `stream` layer's contents: its feed, stretched to the bounds like an image.
 public struct StreamContent: Sendable, Equatable {
     public let feed: StreamFeed
-    /// Where the pixels come from (for messages and status), e.g. "e131 127.0.0.1:5568".
-    public var source: String
 
-    public init(feed: StreamFeed = StreamFeed(), source: String) {
-        self.feed = feed
-        self.source = source
-    }
+    public init(feed: StreamFeed = StreamFeed()) { self.feed = feed }
 
-    public static func == (a: StreamContent, b: StreamContent) -> Bool { a.feed === b.feed && a.source == b.source }
+    public static func == (a: StreamContent, b: StreamContent) -> Bool { a.feed === b.feed }
 }

@@ -11,14 +11,18 @@ final class WireReceiver {
     let output: URL
     let port: Int
 
-    init(_ scratch: Scratch, _ proto: String, leds: Int, port: Int = 0, seconds: Double, options: [String] = []) throws {
+    init(_ scratch: Scratch, _ proto: String, leds: Int, port: Int = 0, seconds: Double, options: [String] = []) throws
+    {
         output = scratch.dir.appendingPathComponent("receiver-\(UInt32.random(in: 0...UInt32.max)).jsonl")
         FileManager.default.createFile(atPath: output.path, contents: nil)
         process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments =
-            ["python3", Paths.root.appendingPathComponent("tools/wire-peer.py").path, "receive", proto, "--port", "\(port)",
-             "--leds", "\(leds)", "--seconds", "\(seconds)"] + options
+            [
+                "python3", Paths.root.appendingPathComponent("tools/wire-peer.py").path, "receive", proto, "--port",
+                "\(port)",
+                "--leds", "\(leds)", "--seconds", "\(seconds)",
+            ] + options
         process.standardOutput = try FileHandle(forWritingTo: output)
         process.standardInput = FileHandle.nullDevice
         try process.run()
@@ -58,6 +62,11 @@ final class WireReceiver {
 
     static func bytes(_ frame: [String: Any]) -> [UInt8] {
         guard let hex = frame["frame"] as? String else { return [] }
+        return bytes(hex: hex)
+    }
+
+    /// Bytes from lower-case hex, as the peers print them.
+    static func bytes(hex: String) -> [UInt8] {
         var bytes: [UInt8] = []
         bytes.reserveCapacity(hex.utf8.count / 2)
         var iterator = hex.utf8.makeIterator()
@@ -125,7 +134,8 @@ struct NetworkOutputTests {
             }
             if index * size < rendered.count { matched += 1 }
         }
-        #expect(matched == received.count - 1, "\(matched) of \(received.count - 1) frames match a rendered frame in order")
+        #expect(
+            matched == received.count - 1, "\(matched) of \(received.count - 1) frames match a rendered frame in order")
         #expect(received.last?.allSatisfy { $0 == 0 } == true, "signd blanks the controller on stop")
     }
 
@@ -261,7 +271,8 @@ struct NetworkOutputTests {
     func maxFPS() throws {
         let scratch = try Scratch()
         let receiver = try WireReceiver(scratch, "ddp", leds: 1024, seconds: 30)
-        let config = try Self.config(scratch, "type = \"ddp\"\nhost = \"127.0.0.1\"\nport = \(receiver.port)\nmax_fps = 40")
+        let config = try Self.config(
+            scratch, "type = \"ddp\"\nhost = \"127.0.0.1\"\nport = \(receiver.port)\nmax_fps = 40")
         let signd = try scratch.startSignd(config: config)
         Thread.sleep(forTimeInterval: 3)
         let status = try scratch.request("status")

@@ -123,7 +123,7 @@ struct OLAReceiverTests {
             #expect(out?["state"] == "ok" && out?["errors"] == 0, "\(name): \(String(describing: out))")
             var frames: [[UInt8]] = lines.filter { $0["universe"] as? Int == universe }.compactMap {
                 guard let hex = $0["data"] as? String else { return nil }
-                return Array(WireReceiver.bytes(["frame": hex]).prefix(size))
+                return Array(WireReceiver.bytes(hex: hex).prefix(size))
             }
             // Every frame sent by the time of `status`, a few more before the stop, and the
             // blank one; but olad's OPC server does not always pass on the message that arrives
