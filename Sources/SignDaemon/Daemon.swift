@@ -75,10 +75,12 @@ public final class Daemon: Sendable {
         self.renderLoop = renderLoop
         let clock = FrameClock(fps: config.display.fps) { tick in renderLoop.render(tick) }
         clock.onStall { [logger] stall in
-            let late = (stall.lateMilliseconds * 10).rounded() / 10
-            let previous = (stall.previousRenderMilliseconds * 100).rounded() / 100
+            func ms(_ v: Double) -> Double { (v * 100).rounded() / 100 }
+            let cause =
+                stall.signdCaused
+                ? "signd's work overran the frame" : "the work fitted in the frame, so the thread waited for a CPU"
             logger.warning(
-                "frame clock stall: frame \(stall.frame) came \(late) ms late, \(stall.skipped) frames skipped; the frame before took \(previous) ms to render"
+                "frame clock stall: frame \(stall.frame) came \(ms(stall.lateMilliseconds)) ms late, \(stall.skipped) frames skipped; signd's work on the clock's queue before it took \(ms(stall.work.wallMilliseconds)) ms (\(ms(stall.work.cpuMilliseconds)) ms of CPU\(stall.work.blocked ? ", blocked" : ""); the frame before rendered in \(ms(stall.previousRenderMilliseconds)) ms, swaps between frames took the rest): \(cause)"
             )
         }
         self.clock = clock

@@ -22,19 +22,54 @@ public final class FrameClock: Sendable {
         /// Ticks that came three or more frame periods late (and so skipped three or more
         /// frames at once): stalls, as opposed to the odd late frame.
         public var stalls: UInt64 = 0
+        /// Of `stalls`, the ones signd caused: its own work on the clock's queue overran a
+        /// frame period (see `Stall.signdCaused`). The others waited for a CPU.
+        public var ownStalls: UInt64 = 0
         public var lateness = LatenessHistogram()
     }
 
-    /// A tick that came three or more frame periods late, for the log: how late, and how
-    /// long the frame before it took to render (long: signd's own work held the queue;
-    /// short: the thread was not given a CPU in time).
+    /// A tick that came three or more frame periods late, for the log: how late, and what
+    /// held the clock's queue before it (the frame before and any swap made between frames).
     public struct Stall: Sendable {
         public let frame: UInt64
         public let skipped: UInt64
         /// From the first skipped frame's deadline to this tick, ms.
         public let lateMilliseconds: Double
-        /// How long the previous tick's rendering took, ms.
+        /// How long the previous tick's rendering took, wall clock, ms.
         public let previousRenderMilliseconds: Double
+        /// signd's work on the clock's queue since the frame before began: wall time, the CPU
+        /// time of it, and whether it blocked (slept, waited on a lock or for I/O).
+        public let work: QueueWork
+        /// One frame period, ms.
+        public let periodMilliseconds: Double
+
+        /// Whether signd caused the stall: its work on the clock's queue took a frame period of
+        /// CPU, or blocked for a frame period. Otherwise the work fitted in the frame and the
+        /// tick came late because its thread was not given a CPU in time: the machine's doing
+        /// (other processes, a busy host), which signd cannot prevent from inside.
+        public var signdCaused: Bool {
+            work.cpuMilliseconds >= periodMilliseconds || (work.blocked && work.wallMilliseconds >= periodMilliseconds)
+        }
+    }
+
+    /// Work done on the clock's queue, measured with the thread's own CPU clock and its
+    /// voluntary context switches (`getrusage(RUSAGE_THREAD)`), so time spent runnable but
+    /// off the CPU is told apart from time signd itself spent.
+    public struct QueueWork: Sendable {
+        public var wallMilliseconds: Double = 0
+        public var cpuMilliseconds: Double = 0
+        /// The work gave up the CPU on its own at least once (a sleep, a lock, I/O).
+        public var blocked = false
+
+        public init(wallMilliseconds: Double = 0, cpuMilliseconds: Double = 0, blocked: Bool = false) {
+            (self.wallMilliseconds, self.cpuMilliseconds, self.blocked) = (wallMilliseconds, cpuMilliseconds, blocked)
+        }
+
+        static func + (a: QueueWork, b: QueueWork) -> QueueWork {
+            QueueWork(
+                wallMilliseconds: a.wallMilliseconds + b.wallMilliseconds,
+                cpuMilliseconds: a.cpuMilliseconds + b.cpuMilliseconds, blocked: a.blocked || b.blocked)
+        }
     }
 
     /// The grid frames fall on: frame `baseNumber` is due at `baseDeadline` and shows scene
@@ -67,6 +102,9 @@ public final class FrameClock: Sendable {
     private nonisolated(unsafe) var anchor: UInt64 = 0
     /// How long the last tick's rendering took, ns (used on `queue`).
     private nonisolated(unsafe) var lastRenderDuration: UInt64 = 0
+    /// signd's work on the queue since the last tick began: its rendering, then any `sync`
+    /// work (used on `queue`).
+    private nonisolated(unsafe) var workSinceTick = QueueWork()
     private let stallHandler = Mutex<(@Sendable (Stall) -> Void)?>(nil)
 
     /// Calls `handler`, off the clock's queue, for every stall from now on.
@@ -114,7 +152,7 @@ public final class FrameClock: Sendable {
     /// Changes the frame rate from the next frame on, keeping frame numbers and scene time
     /// continuous. Waits for a frame being rendered to finish.
     public func retime(fps: Double) {
-        queue.sync {
+        sync {
             let last = lastNumber.load(ordering: .relaxed)
             timeline.withLock { t in
                 guard t.fps != fps else { return }
@@ -146,8 +184,27 @@ public final class FrameClock: Sendable {
         }
     }
 
-    /// Runs `work` on the clock's queue, between frames.
-    public func sync<T>(_ work: () throws -> T) rethrows -> T { try queue.sync(execute: work) }
+    /// Runs `work` on the clock's queue, between frames; its cost counts toward the next
+    /// tick's `Stall.work`.
+    public func sync<T>(_ work: () throws -> T) rethrows -> T {
+        try queue.sync {
+            let (result, cost) = try Self.measure(work)
+            workSinceTick = workSinceTick + cost
+            return result
+        }
+    }
+
+    /// Runs `body`, measuring its wall time, the thread's CPU time and whether it blocked.
+    private static func measure<T>(_ body: () throws -> T) rethrows -> (T, QueueWork) {
+        let (wall0, usage0) = (MonotonicClock.now(), ThreadUsage.now())
+        let result = try body()
+        let (wall1, usage1) = (MonotonicClock.now(), ThreadUsage.now())
+        let cost = QueueWork(
+            wallMilliseconds: Double(wall1 &- wall0) / 1e6,
+            cpuMilliseconds: Double(usage1.cpuNanoseconds &- usage0.cpuNanoseconds) / 1e6,
+            blocked: usage1.voluntarySwitches != usage0.voluntarySwitches)
+        return (result, cost)
+    }
 
     /// Schedules frame `n` and the ones after it, every period rounded to the nanosecond. A
     /// repeating timer is re-armed by dispatch itself as it fires; setting a new deadline
@@ -174,20 +231,26 @@ public final class FrameClock: Sendable {
         let n = max(due, last + 1)
         let deadline = t.deadline(ofFrame: n)
         let previousRender = lastRenderDuration
-        render(Tick(number: n, deadline: deadline, time: t.time(ofFrame: n)))
+        let before = workSinceTick
+        let ((), cost) = Self.measure { render(Tick(number: n, deadline: deadline, time: t.time(ofFrame: n))) }
+        workSinceTick = cost
         lastRenderDuration = MonotonicClock.now() &- now
         lastNumber.store(n, ordering: .relaxed)
-        if n - last - 1 >= 3, let handler = stallHandler.withLock({ $0 }) {
+        var ownStall = false
+        if n - last - 1 >= 3 {
             let stall = Stall(
                 frame: n, skipped: n - last - 1,
                 lateMilliseconds: Double(now &- t.deadline(ofFrame: last + 1)) / 1e6,
-                previousRenderMilliseconds: Double(previousRender) / 1e6)
-            DispatchQueue.global().async { handler(stall) }
+                previousRenderMilliseconds: Double(previousRender) / 1e6, work: before,
+                periodMilliseconds: 1e3 / t.fps)
+            ownStall = stall.signdCaused
+            if let handler = stallHandler.withLock({ $0 }) { DispatchQueue.global().async { handler(stall) } }
         }
         statistics.withLock { s in
             s.frames += 1
             s.dropped += n - last - 1
             if n - last - 1 >= 3 { s.stalls += 1 }
+            if ownStall { s.ownStalls += 1 }
             s.lateness.record(now > deadline ? now - deadline : 0)
         }
         if n != last + 1 || n - anchor >= UInt64(max(1, t.fps.rounded())) { schedule(frame: n + 1) }

@@ -84,6 +84,7 @@ extension ControlPlane {
             "frames": .int(Int64(stats.frames)),
             "dropped": .int(Int64(stats.dropped)),
             "stalls": .int(Int64(stats.stalls)),
+            "stalls_own": .int(Int64(stats.ownStalls)),
             "uptime_s": .double((Double(MonotonicClock.now() - startedAt) / 1e6).rounded() / 1e3),
             "width": .int(Int64(scene.scene.width)),
             "height": .int(Int64(scene.scene.height)),

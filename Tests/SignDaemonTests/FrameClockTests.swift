@@ -53,6 +53,52 @@ struct FrameClockTests {
         // Reported with what a log needs: the frame after the long render, and that render's length.
         let first = try #require(reported.withLock { $0.first { $0.frame == after } })
         #expect(first.skipped == after - 6 && first.lateMilliseconds >= 50 && first.previousRenderMilliseconds >= 99)
+        // A render that slept held the queue itself: signd's stall, not the machine's.
+        #expect(first.work.blocked && first.work.wallMilliseconds >= 99 && first.signdCaused)
+        #expect(clock.stats.ownStalls >= 1)
+    }
+
+    @Test("CPU work between frames (a swap through sync) that overruns the frame is signd's stall")
+    func busySyncIsOwnStall() async throws {
+        let clock = FrameClock(fps: 100) { _ in }
+        let reported = Mutex<[FrameClock.Stall]>([])
+        clock.onStall { stall in reported.withLock { $0.append(stall) } }
+        clock.start()
+        try await Task.sleep(for: .milliseconds(100))
+        clock.sync {
+            // 80 ms of CPU, without ever blocking.
+            let end = MonotonicClock.now() + 80_000_000
+            var spins = 0
+            while MonotonicClock.now() < end { spins &+= 1 }
+            #expect(spins > 0)
+        }
+        try await Task.sleep(for: .milliseconds(100))
+        clock.stop()
+        try await Task.sleep(for: .milliseconds(50))
+        let stall = try #require(reported.withLock { $0.first { $0.work.wallMilliseconds >= 79 } })
+        // Preemption may take some of the 80 ms from the CPU time, never most of it on a live machine.
+        #expect(stall.work.cpuMilliseconds >= 10 && stall.signdCaused)
+        #expect(clock.stats.ownStalls >= 1)
+    }
+
+    @Test("a stall after work that fitted in the frame, without blocking, is the machine's: a wait for a CPU")
+    func classification() {
+        func stall(wall: Double, cpu: Double, blocked: Bool) -> FrameClock.Stall {
+            FrameClock.Stall(
+                frame: 10, skipped: 4, lateMilliseconds: 40, previousRenderMilliseconds: wall,
+                work: FrameClock.QueueWork(wallMilliseconds: wall, cpuMilliseconds: cpu, blocked: blocked),
+                periodMilliseconds: 10)
+        }
+        // Preempted for 30 ms in the middle of 2 ms of work: waited for a CPU.
+        #expect(!stall(wall: 32, cpu: 2, blocked: false).signdCaused)
+        // A quick frame, then the tick itself came late.
+        #expect(!stall(wall: 0.1, cpu: 0.1, blocked: false).signdCaused)
+        // A frame period of CPU: overran.
+        #expect(stall(wall: 12, cpu: 10, blocked: false).signdCaused)
+        // Blocked (a lock, I/O) for a frame period.
+        #expect(stall(wall: 15, cpu: 1, blocked: true).signdCaused)
+        // Blocked briefly, within the frame.
+        #expect(!stall(wall: 3, cpu: 1, blocked: true).signdCaused)
     }
 
     @Test("re-timing keeps frame numbers rising and scene time running on without a jump")
