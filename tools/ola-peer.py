@@ -22,6 +22,7 @@ import os
 import re
 import shutil
 import signal
+import socket
 import subprocess
 import sys
 import tempfile
@@ -66,6 +67,17 @@ def main():
     olad = subprocess.Popen(AS_NOBODY + ["olad", "-c", directory, "--no-http", "-l", "2"],
                             stdout=subprocess.DEVNULL, stderr=open(os.path.join(directory, "olad.log"), "w"))
     try:
+        # OLA's command-line clients start an olad of their own (`olad --daemon`, with the
+        # default plugins) when none answers yet; ask only once ours listens for clients.
+        for _ in range(300):
+            if olad.poll() is not None:
+                sys.stderr.write("ola-peer: olad exited\n" + open(os.path.join(directory, "olad.log")).read())
+                return 1
+            try:
+                socket.create_connection(("127.0.0.1", 9010), timeout=1).close()
+                break
+            except OSError:
+                time.sleep(0.05)
         found = {}
         for _ in range(100):
             found = devices()

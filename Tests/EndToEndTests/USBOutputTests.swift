@@ -128,10 +128,16 @@ struct USBOutputTests {
 
         let clockFrames = Int(status["frames"]?.doubleValue ?? 0)
         let sent = Int(board["frames_sent"]?.doubleValue ?? -1)
+        let dropped = Int(board["dropped"]?.doubleValue ?? -1)
         #expect(clockFrames >= 600)
-        #expect(board["dropped"]?.doubleValue == 0)
         #expect(board["errors"]?.doubleValue == 0)
-        #expect(clockFrames - sent <= 3, "frames rendered \(clockFrames), reached the board \(sent)")
+        // Every frame is accounted for: it reached the board, or a newer one replaced it while
+        // two were in flight (on a loaded machine the emulator can fall behind; that is the
+        // slow-board test's subject, not a loss), or it is the one or two still on the way.
+        #expect(
+            clockFrames - (sent + dropped) <= 3,
+            "frames rendered \(clockFrames), reached the board \(sent), replaced by newer ones \(dropped)")
+        #expect(sent >= clockFrames / 2, "most frames reach an emulated board that keeps up")
 
         let bulk = bus.recorded().filter { $0.name == "bulk" }
         try #require(bulk.count > 2)
