@@ -74,6 +74,16 @@ extension ControlPlane {
             plane.hooks.changed()
             return [:]
         }
+        row(Request.SetBrightness.self, .changes) { plane, command, context in
+            plane.display.setBrightness(command.value, duration: command.duration ?? 0, now: context.now)
+            plane.hooks.changed()
+            return [:]
+        }
+        row(Request.Display.self, .changes) { plane, command, _ in
+            plane.display.setOn(command.state == .on)
+            plane.hooks.changed()
+            return [:]
+        }
         /// A file read on request: refused with every problem, or in effect and told about.
         @Sendable func applied(_ problems: [ConfigProblem], refusal: String, _ plane: ControlPlane) throws(ControlError)
             -> [String: JSONValue]

@@ -57,12 +57,14 @@ public enum ConfigLoader {
 
     private static func readDisplay(_ root: ConfigTable, into config: inout DaemonConfig, _ r: inout ConfigReader) {
         guard let t = r.table(root, "display", at: "") else { return }
-        r.rejectUnknownKeys(t, at: "display", allowed: ["width", "height", "fps", "background", "blank_on_stop"])
+        r.rejectUnknownKeys(
+            t, at: "display", allowed: ["width", "height", "fps", "background", "blank_on_stop", "brightness"])
         if let v = r.int(t, "width", at: "display", in: 1...4096) { config.display.width = v }
         if let v = r.int(t, "height", at: "display", in: 1...4096) { config.display.height = v }
         if let v = r.number(t, "fps", at: "display", in: 1...1000) { config.display.fps = v }
         if let v = r.color(t, "background", at: "display") { config.display.background = v }
         if let v = r.bool(t, "blank_on_stop", at: "display") { config.display.blankOnStop = v }
+        if let v = r.number(t, "brightness", at: "display", in: 0...1) { config.display.brightness = v }
     }
 
     /// `[icons]`: name = "file.png" (relative to the config file), shown by `{icon:name}`.

@@ -67,6 +67,8 @@ public final class ControlPlane: Sendable {
     public let store: SceneStore
     public let clock: FrameClock
     public let events: EventBus
+    /// The display's brightness and on/off state.
+    public let display: DisplayControl
     let startedAt: UInt64
     let logger: Logger
     private let installed: Mutex<Hooks>
@@ -83,12 +85,13 @@ public final class ControlPlane: Sendable {
     deinit { refreshTimer?.cancel() }
 
     public init(
-        store: SceneStore, clock: FrameClock, events: EventBus = EventBus(), startedAt: UInt64,
-        logger: Logger = Logger(label: "signd"), hooks: Hooks = Hooks()
+        store: SceneStore, clock: FrameClock, events: EventBus = EventBus(), display: DisplayControl = DisplayControl(),
+        startedAt: UInt64, logger: Logger = Logger(label: "signd"), hooks: Hooks = Hooks()
     ) {
         self.store = store
         self.clock = clock
         self.events = events
+        self.display = display
         self.startedAt = startedAt
         self.logger = logger
         self.installed = Mutex(hooks)

@@ -44,6 +44,8 @@ public final class Daemon: Sendable {
     let streams: StreamReceiverSet
     /// Carries out every request, from the socket and from signals alike.
     let plane: ControlPlane
+    /// The display's brightness and on/off state.
+    let display: DisplayControl
 
     /// Sets everything up and starts; throws a message for a person if anything cannot start.
     public init(options: Options, logger: Logger) throws {
@@ -71,7 +73,9 @@ public final class Daemon: Sendable {
         self.events = events
         let streams = StreamReceiverSet(events: events, logger: logger)
         self.streams = streams
-        let renderLoop = RenderLoop(store: store, outputs: outputs, events: events)
+        let display = Self.restoredDisplay(saved, config: config.display, logger: logger)
+        self.display = display
+        let renderLoop = RenderLoop(store: store, outputs: outputs, events: events, display: display)
         self.renderLoop = renderLoop
         let clock = FrameClock(fps: config.display.fps) { tick in renderLoop.render(tick) }
         clock.onStall { [logger] stall in
@@ -110,7 +114,8 @@ public final class Daemon: Sendable {
         }
         self.logger = logger
 
-        let plane = ControlPlane(store: store, clock: clock, events: events, startedAt: startedAt, logger: logger)
+        let plane = ControlPlane(
+            store: store, clock: clock, events: events, display: display, startedAt: startedAt, logger: logger)
         self.plane = plane
         self.server = ControlServer(path: socketPath, plane: plane)
         plane.install(hooks())
@@ -159,9 +164,33 @@ public final class Daemon: Sendable {
     /// `STATUS=` for systemd: what `status` says, on one line.
     func statusLine() -> String { plane.statusLine() }
 
-    /// Saves the run-time changes to the config's layers (a loaded scene's are not kept).
+    /// Saves the run-time changes to the config's layers (a loaded scene's are not kept) and
+    /// the display's brightness and on/off state.
     func saveState() {
-        stateFile?.save(store.runtime.saved)
+        guard let stateFile else { return }
+        var state = store.runtime.saved
+        let configured = config.withLock { $0.display.brightness }
+        let target = display.target
+        state.brightness = target == configured ? nil : PersistedState.Replaced(target, replacing: configured)
+        state.displayOff = !display.isOn
+        stateFile.save(state)
+    }
+
+    /// The display as saved: the saved brightness unless the config's has changed since (the
+    /// file wins, as for texts), and off if it was turned off. A saved brightness outside 0 to
+    /// 1 (a hand-edited file) is dropped with a warning, as `set-brightness` would refuse it.
+    static func restoredDisplay(_ saved: PersistedState, config: DaemonConfig.Display, logger: Logger)
+        -> DisplayControl
+    {
+        var brightness = config.brightness
+        if let replaced = saved.brightness, replaced.configValue == config.brightness {
+            if replaced.value.isFinite, (0...1).contains(replaced.value) {
+                brightness = replaced.value
+            } else {
+                logger.warning("saved brightness \(replaced.value) is not 0 to 1; using the config's \(brightness)")
+            }
+        }
+        return DisplayControl(brightness: brightness, on: !saved.displayOff)
     }
 
     /// Re-reads the config. A config with problems is refused, each problem logged, and the
@@ -197,6 +226,10 @@ public final class Daemon: Sendable {
             let problem = ConfigProblem(file: options.configPath, line: 0, key: "-", message: "\(error)")
             logger.error("config not reloaded: \(error); still running the previous config")
             return [problem]
+        }
+        if new.display.brightness != old.display.brightness {
+            // An edited brightness wins over one set at run time, as an edited text does.
+            display.setBrightness(new.display.brightness, now: clock.sceneTime())
         }
         if new.control != old.control || new.preview != old.preview {
             logger.warning("control and preview settings take effect at the next start")

@@ -11,6 +11,9 @@ public struct DaemonConfig: Sendable, Equatable {
         public var background = Color.black
         /// Whether outputs show black when signd stops (otherwise the last frame stays).
         public var blankOnStop = true
+        /// Every LED output's and the preview's brightness, 0 to 1 in linear light, until
+        /// `set-brightness` changes it.
+        public var brightness = 1.0
     }
 
     /// Where run-time changes are saved.

@@ -44,6 +44,11 @@ public struct PersistedState: Codable, Sendable, Equatable {
     public var properties: [String: [String: Replaced<JSONValue>]] = [:]
     /// Layers whose motion is stopped (they show their start after a restart).
     public var stopped: Set<String> = []
+    /// The brightness `set-brightness` chose (its target, when it was fading), with the
+    /// config's `display.brightness` it replaced.
+    public var brightness: Replaced<Double>?
+    /// Whether `display off` turned the display off.
+    public var displayOff = false
 
     public init(
         layers: [String: LayerText] = [:], zones: [String: String] = [:],
@@ -56,7 +61,8 @@ public struct PersistedState: Codable, Sendable, Equatable {
     }
 
     enum CodingKeys: String, CodingKey {
-        case version, layers, zones, properties, stopped
+        case version, layers, zones, properties, stopped, brightness
+        case displayOff = "display_off"
     }
 
     public init(from decoder: Decoder) throws {
@@ -66,6 +72,8 @@ public struct PersistedState: Codable, Sendable, Equatable {
         zones = try c.decodeIfPresent([String: String].self, forKey: .zones) ?? [:]
         properties = try c.decodeIfPresent([String: [String: Replaced<JSONValue>]].self, forKey: .properties) ?? [:]
         stopped = Set(try c.decodeIfPresent([String].self, forKey: .stopped) ?? [])
+        brightness = try c.decodeIfPresent(Replaced<Double>.self, forKey: .brightness)
+        displayOff = try c.decodeIfPresent(Bool.self, forKey: .displayOff) ?? false
     }
 
     public func encode(to encoder: Encoder) throws {
@@ -75,10 +83,14 @@ public struct PersistedState: Codable, Sendable, Equatable {
         try c.encode(zones, forKey: .zones)
         if !properties.isEmpty { try c.encode(properties, forKey: .properties) }
         if !stopped.isEmpty { try c.encode(stopped.sorted(), forKey: .stopped) }
+        if let brightness { try c.encode(brightness, forKey: .brightness) }
+        if displayOff { try c.encode(true, forKey: .displayOff) }
     }
 
     /// Whether nothing was changed.
-    public var isEmpty: Bool { layers.isEmpty && zones.isEmpty && properties.isEmpty && stopped.isEmpty }
+    public var isEmpty: Bool {
+        layers.isEmpty && zones.isEmpty && properties.isEmpty && stopped.isEmpty && brightness == nil && !displayOff
+    }
 }
 
 extension PersistedState.Replaced {

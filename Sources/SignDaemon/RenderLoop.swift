@@ -16,13 +16,15 @@ final class RenderLoop: Sendable {
     /// watchdog pings (`SIGND_TEST_STALL_AT_FRAME`).
     private let stallAt: UInt64?
     private let events: EventBus
+    private let display: DisplayControl
     /// Per scene layer: the loops seen so far of the motion that began at `begin`.
     private nonisolated(unsafe) var loopsSeen: [(begin: Double, loops: Int)] = []
 
-    init(store: SceneStore, outputs: OutputSet, events: EventBus) {
+    init(store: SceneStore, outputs: OutputSet, events: EventBus, display: DisplayControl = DisplayControl()) {
         self.store = store
         self.outputs = outputs
         self.events = events
+        self.display = display
         let scene = store.scene.scene
         self.frame = Frame(width: scene.width, height: scene.height, fill: scene.background)
         self.renderer = Renderer(width: scene.width, height: scene.height)
@@ -39,9 +41,15 @@ final class RenderLoop: Sendable {
             frame = Frame(width: scene.scene.width, height: scene.scene.height)
             renderer = Renderer(width: frame.width, height: frame.height)
         }
-        renderer.render(scene, at: tick.time, into: &frame)
+        let setting = display.setting(at: tick.time)
+        if setting.on {
+            renderer.render(scene, at: tick.time, into: &frame)
+        } else {
+            // Off: black everywhere, the shm framebuffer included; motion runs on in scene time.
+            frame.fill(.black)
+        }
         for output in outputs.all {
-            output.send(frame, number: tick.number, deadline: tick.deadline)
+            output.send(frame, number: tick.number, deadline: tick.deadline, display: setting)
         }
         noticeLoopEnds(scene, at: tick.time)
     }

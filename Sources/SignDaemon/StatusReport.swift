@@ -97,7 +97,13 @@ extension ControlPlane {
             "streams": .array(hooks.streams().map(StatusReport.describe)),
             "memory": StatusReport.describe(ProcessMemory.current()),
             "scene": store.runtime.loaded.map { .string($0.path) } ?? .null,
+            "brightness": .double((display.setting(at: now).brightness * 1000).rounded() / 1000),
+            "display": .string(display.isOn ? "on" : "off"),
         ]
+        let fade = display.fade
+        if fade.value(at: now) != fade.to {
+            result["brightness_fade"] = ["to": .double(fade.to), "until": .double(fade.start + fade.duration)]
+        }
         if let pending = main.pending { result["pending"] = StatusReport.pending(pending) }
         return result
     }
@@ -113,7 +119,7 @@ extension ControlPlane {
         let next = main.pending.map { " (next: \"\(short($0.text))\")" } ?? ""
         let outputs = hooks.outputs().map { "\($0.name.escapingControlCharacters) \($0.state.rawValue)" }
             .joined(separator: ", ")
-        return
-            "STATUS=\(clock.fps.formatted) fps · \"\(short(main.shown))\"\(next) · outputs: \(outputs.isEmpty ? "none" : outputs)"
+        let shown = display.isOn ? "\"\(short(main.shown))\"\(next)" : "display off"
+        return "STATUS=\(clock.fps.formatted) fps · \(shown) · outputs: \(outputs.isEmpty ? "none" : outputs)"
     }
 }

@@ -37,8 +37,8 @@ public struct BulkPanelDevice: LEDController {
 
     public func connectTransfers() -> [[UInt8]] { [] }
 
-    public mutating func encode(_ frame: Frame, into transfers: inout [[UInt8]]) {
-        pipeline.colour(frame, into: &leds)
+    public mutating func encode(_ frame: Frame, display: DisplaySetting, into transfers: inout [[UInt8]]) {
+        pipeline.colour(frame, scale: display.scale, into: &leds)
         if transfers.count != 1 { transfers = [[]] }
         Self.message(
             leds: leds, order: order, header: header, footer: footer, packetSize: packetSize, into: &transfers[0])

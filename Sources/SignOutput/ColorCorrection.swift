@@ -50,7 +50,8 @@ public struct ColorCorrection: Sendable, Equatable {
 
     /// The colour look-up table a Fadecandy board interpolates: red, green and blue, 257
     /// entries each, entry i for input i / 256 (fcserver's layout).
-    public func fadecandyTable() -> [UInt16] {
-        (0..<3).flatMap { c in (0...256).map { level($0, of: 256, channel: c) } }
+    /// `scale` is the display's brightness (`DisplaySetting.scale`).
+    public func fadecandyTable(scale: UInt32 = 65536) -> [UInt16] {
+        (0..<3).flatMap { c in (0...256).map { DisplaySetting.scaled(level($0, of: 256, channel: c), by: scale) } }
     }
 }

@@ -121,11 +121,11 @@ public final class DatagramSink<Framer: DatagramFramer>: FrameSink {
         }
     }
 
-    public func send(_ frame: Frame, number: UInt64, deadline: UInt64) {
+    public func send(_ frame: Frame, number: UInt64, deadline: UInt64, display: DisplaySetting) {
         guard cap.admits(number) else { return }
         inner.withLock { s in
             guard !s.stopped, let socket = s.socket else { return }
-            s.pipeline.colour(frame, into: &s.leds)
+            s.pipeline.colour(frame, scale: display.scale, into: &s.leds)
             var failure: Int32 = 0
             var blocked = false
             s.leds.withUnsafeBytes { leds in

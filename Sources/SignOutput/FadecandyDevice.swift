@@ -2,7 +2,9 @@ import SignGraphics
 
 /// A Fadecandy board (1d50:607a): 512 LEDs on 8 strands of 64, 64-byte packets on bulk
 /// endpoint 1. The board interpolates between frames, dithers, and applies a colour
-/// look-up table that signd uploads on every connect from the output's correction.
+/// look-up table that signd uploads on every connect from the output's correction, and
+/// again whenever the display's brightness changes: the board applies it in linear light
+/// with its own 16-bit dithering, so a dimmed board stays smooth.
 public struct FadecandyDevice: LEDController {
     public static let vendorID: UInt16 = 0x1d50
     public static let productID: UInt16 = 0x607a
@@ -21,6 +23,8 @@ public struct FadecandyDevice: LEDController {
     public let dithering: Bool
     public let interpolation: Bool
     private var leds: [UInt8] = []
+    /// The brightness scale the board's table was last built for.
+    private var tableScale: UInt32 = 65536
 
     public init(
         serial: String?, map: PixelMap, correction: ColorCorrection, dithering: Bool = true, interpolation: Bool = true
@@ -34,15 +38,22 @@ public struct FadecandyDevice: LEDController {
 
     public func connectTransfers() -> [[UInt8]] {
         [
-            Self.colorTablePackets(correction.fadecandyTable()),
+            Self.colorTablePackets(correction.fadecandyTable(scale: tableScale)),
             Self.configPacket(dithering: dithering, interpolation: interpolation),
         ]
     }
 
-    public mutating func encode(_ frame: Frame, into transfers: inout [[UInt8]]) {
+    public mutating func encode(_ frame: Frame, display: DisplaySetting, into transfers: inout [[UInt8]]) {
         map.gather(frame, into: &leds)
-        if transfers.count != 1 { transfers = [[]] }
-        Self.framebufferPackets(leds, into: &transfers[0])
+        let scale = display.scale
+        if scale != tableScale {
+            // A new table first, then the frame: the board shows the frame through it.
+            tableScale = scale
+            transfers = [Self.colorTablePackets(correction.fadecandyTable(scale: scale)), []]
+        } else if transfers.count != 1 {
+            transfers = [[]]
+        }
+        Self.framebufferPackets(leds, into: &transfers[transfers.count - 1])
     }
 
     /// 25 framebuffer packets (1600 bytes) from up to 512 RGB LEDs; the last packet is

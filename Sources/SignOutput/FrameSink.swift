@@ -18,9 +18,11 @@ public protocol FrameSink: AnyObject, Sendable {
     /// The kind of output (`shm`, `terminal`, ...).
     var kind: String { get }
     var state: OutputState { get }
-    /// Takes frame `number`, rendered for `deadline` (CLOCK_MONOTONIC, ns). Copies what it
-    /// needs before returning; never blocks.
-    func send(_ frame: Frame, number: UInt64, deadline: UInt64)
+    /// Takes frame `number`, rendered for `deadline` (CLOCK_MONOTONIC, ns), to be shown at
+    /// `display`'s brightness (LED outputs and the preview; the shm framebuffer carries the
+    /// picture as rendered and marks the display off). Copies what it needs before
+    /// returning; never blocks.
+    func send(_ frame: Frame, number: UInt64, deadline: UInt64, display: DisplaySetting)
     /// Finishes: marks the output stopped, restores whatever it changed.
     func stop()
     /// Frames sent, dropped, errors, reconnects (outputs that count them).
@@ -31,6 +33,11 @@ public protocol FrameSink: AnyObject, Sendable {
 }
 
 extension FrameSink {
+    /// Sends a frame at full brightness, the display on.
+    public func send(_ frame: Frame, number: UInt64, deadline: UInt64) {
+        send(frame, number: number, deadline: deadline, display: .full)
+    }
+
     public var counters: OutputCounters? { nil }
     public var identity: String { "" }
 }

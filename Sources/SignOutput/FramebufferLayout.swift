@@ -8,6 +8,8 @@ public enum FramebufferLayout {
     public static let bufferCount = 2
     /// Bit 0 of `flags`: the writer has stopped (clean shutdown).
     public static let flagStopped: UInt32 = 1
+    /// Bit 1 of `flags`: the display is off (`display off`): the frames are black and keep coming.
+    public static let flagDisplayOff: UInt32 = 2
 
     // Field offsets.
     static let magicOffset = 0

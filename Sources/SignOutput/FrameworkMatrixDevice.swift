@@ -30,8 +30,8 @@ public struct FrameworkMatrixDevice: LEDController {
 
     /// One transfer per command (the module parses one command per USB packet): nine
     /// staged columns, then the commit that shows them.
-    public mutating func encode(_ frame: Frame, into transfers: inout [[UInt8]]) {
-        pipeline.grey(frame, into: &grey)
+    public mutating func encode(_ frame: Frame, display: DisplaySetting, into transfers: inout [[UInt8]]) {
+        pipeline.grey(frame, scale: display.scale, into: &grey)
         if transfers.count != Self.columns + 1 {
             transfers = Array(repeating: [], count: Self.columns + 1)
         }

@@ -38,6 +38,7 @@ public protocol LEDController: Sendable {
     var detachesKernelDriver: Bool { get }
     /// Transfers sent after every (re)connect, before the first frame.
     func connectTransfers() -> [[UInt8]]
-    /// Encodes one frame as bulk transfers into `transfers` (whose buffers it may reuse).
-    mutating func encode(_ frame: Frame, into transfers: inout [[UInt8]])
+    /// Encodes one frame, at `display`'s brightness, as bulk transfers into `transfers`
+    /// (whose buffers it may reuse).
+    mutating func encode(_ frame: Frame, display: DisplaySetting, into transfers: inout [[UInt8]])
 }

@@ -17,19 +17,21 @@ public struct LEDPipeline: Sendable {
         self.tables = correction.tables()
     }
 
-    /// Corrected R, G, B bytes per LED, in LED order.
-    public mutating func colour(_ frame: Frame, into out: inout [UInt8]) {
+    /// Corrected R, G, B bytes per LED, in LED order, at `scale` (`DisplaySetting.scale`:
+    /// 65536 is full brightness) in linear light before dithering.
+    public mutating func colour(_ frame: Frame, scale: UInt32 = 65536, into out: inout [UInt8]) {
         map.gather(frame, into: &gathered)
         if out.count != gathered.count { out = [UInt8](repeating: 0, count: gathered.count) }
         dither.reserve(gathered.count)
         for i in 0..<gathered.count {
-            let level = tables[i % 3][Int(gathered[i])]
+            let level = DisplaySetting.scaled(tables[i % 3][Int(gathered[i])], by: scale)
             out[i] = dithering ? dither.quantise(level, slot: i) : TemporalDither.round(level)
         }
     }
 
-    /// One grey byte per LED: the luminance (Rec. 709 weights) of the corrected linear light.
-    public mutating func grey(_ frame: Frame, into out: inout [UInt8]) {
+    /// One grey byte per LED: the luminance (Rec. 709 weights) of the corrected linear light,
+    /// at `scale` as `colour` takes it.
+    public mutating func grey(_ frame: Frame, scale: UInt32 = 65536, into out: inout [UInt8]) {
         map.gather(frame, into: &gathered)
         let count = gathered.count / 3
         if out.count != count { out = [UInt8](repeating: 0, count: count) }
@@ -38,7 +40,7 @@ public struct LEDPipeline: Sendable {
             let y =
                 0.2126 * Double(tables[0][Int(gathered[led * 3])]) + 0.7152
                 * Double(tables[1][Int(gathered[led * 3 + 1])]) + 0.0722 * Double(tables[2][Int(gathered[led * 3 + 2])])
-            let level = UInt16(min(y.rounded(), 65535))
+            let level = DisplaySetting.scaled(UInt16(min(y.rounded(), 65535)), by: scale)
             out[led] = dithering ? dither.quantise(level, slot: led) : TemporalDither.round(level)
         }
     }

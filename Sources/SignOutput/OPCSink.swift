@@ -68,7 +68,8 @@ public final class OPCSink: FrameSink {
         case .failure(let error): return retryLater(error)
         }
         let fd = socket(
-            endpoint.family, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+            endpoint.family, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue),
+            0)
         guard fd >= 0 else { return retryLater(NetworkError("cannot open a TCP socket", errno: errno)) }
         var code: Int32 = 0
         if endpoint.withSocketAddress({ Glibc.connect(fd, $0, $1) }) != 0 {
@@ -126,7 +127,7 @@ public final class OPCSink: FrameSink {
         }
     }
 
-    public func send(_ frame: Frame, number: UInt64, deadline: UInt64) {
+    public func send(_ frame: Frame, number: UInt64, deadline: UInt64, display: DisplaySetting) {
         guard cap.admits(number) else { return }
         let lost = inner.withLock { s -> NetworkError? in
             guard !s.stopped, s.fd >= 0 else { return nil }
@@ -138,7 +139,7 @@ public final class OPCSink: FrameSink {
                     return nil
                 }
             }
-            s.pipeline.colour(frame, into: &s.leds)
+            s.pipeline.colour(frame, scale: display.scale, into: &s.leds)
             let channel = self.channel
             s.leds.withUnsafeBytes { OPC.writePixels(channel: channel, pixels: $0, into: &s.message) }
             s.written = 0

@@ -139,7 +139,7 @@ public final class SharedMemoryFramebuffer: FrameSink {
     }
 
     /// Copies the frame into the buffer readers are not reading, then publishes it.
-    public func send(_ frame: Frame, number: UInt64, deadline: UInt64) {
+    public func send(_ frame: Frame, number: UInt64, deadline: UInt64, display: DisplaySetting) {
         typealias L = FramebufferLayout
         guard frame.width == width, frame.height == height else { return }
         let target = 1 - published.load(ordering: .relaxed)
@@ -152,6 +152,11 @@ public final class SharedMemoryFramebuffer: FrameSink {
         store(UInt32(target), at: L.indexOffset)
         store(number, at: L.frameNumberOffset)
         store(deadline, at: L.timeOffset)
+        let shownFlags = display.on ? flags & ~L.flagDisplayOff : flags | L.flagDisplayOff
+        if shownFlags != flags {
+            flags = shownFlags
+            store(flags, at: L.flagsOffset)
+        }
         sequence &+= 2
         signd_store_u64_release(base + L.sequenceOffset, sequence)
         published.store(target, ordering: .relaxed)

@@ -22,6 +22,8 @@ public final class SharedMemoryReader {
         public let rate: UInt32
         /// The writer has shut down cleanly.
         public let stopped: Bool
+        /// The display is off: the frame is black, and frames keep coming.
+        public let displayOff: Bool
     }
 
     public let objectName: String
@@ -82,7 +84,8 @@ public final class SharedMemoryReader {
             if signd_load_u64_relaxed(base + 24) == before {
                 return Snapshot(
                     frame: Frame(width: width, height: height, pixels: pixels), frameNumber: number, time: time,
-                    rate: rate, stopped: flags & FramebufferLayout.flagStopped != 0)
+                    rate: rate, stopped: flags & FramebufferLayout.flagStopped != 0,
+                    displayOff: flags & FramebufferLayout.flagDisplayOff != 0)
             }
         }
     }

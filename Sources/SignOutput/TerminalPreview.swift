@@ -14,6 +14,8 @@ public final class TerminalPreview: FrameSink {
     private struct Pending {
         var frame: Frame?
         var number: UInt64 = 0
+        /// The display's brightness scale for the frame (`DisplaySetting.scale`).
+        var scale: UInt32 = 65536
         var drawing = false
         var stopped = false
     }
@@ -27,6 +29,8 @@ public final class TerminalPreview: FrameSink {
     private nonisolated(unsafe) var lastDraw: UInt64 = 0  // only touched on `queue`
     private nonisolated(unsafe) var drawn: Frame?  // only touched on `queue`
     private nonisolated(unsafe) var lastFullRedraw: UInt64 = 0  // only touched on `queue`
+    /// Byte to byte, the display's brightness applied in linear light (only touched on `queue`).
+    private nonisolated(unsafe) var dimming: (scale: UInt32, table: [UInt8]) = (65536, [])
 
     /// Whether standard output is a terminal (the preview's default depends on it).
     public static var standardOutputIsTerminal: Bool { isatty(STDOUT_FILENO) == 1 }
@@ -46,7 +50,7 @@ public final class TerminalPreview: FrameSink {
         write(TerminalImage.begin)
     }
 
-    public func send(_ frame: Frame, number: UInt64, deadline: UInt64) {
+    public func send(_ frame: Frame, number: UInt64, deadline: UInt64, display: DisplaySetting) {
         let schedule = pending.withLock { p -> Bool in
             guard !p.stopped else { return false }
             if p.frame?.width == frame.width && p.frame?.height == frame.height {
@@ -58,6 +62,7 @@ public final class TerminalPreview: FrameSink {
                 p.frame = Frame(width: frame.width, height: frame.height, pixels: Array(frame.pixels))
             }
             p.number = number
+            p.scale = display.scale
             if p.drawing { return false }
             p.drawing = true
             return true
@@ -79,7 +84,7 @@ public final class TerminalPreview: FrameSink {
         }
         lastDraw = now
         // Copy out under the lock rather than share the array, so `send` never triggers a copy-on-write.
-        let number = pending.withLock { p -> UInt64? in
+        let shown = pending.withLock { p -> (number: UInt64, scale: UInt32)? in
             p.drawing = false
             guard !p.stopped, let frame = p.frame else { return nil }
             if drawn?.width == frame.width && drawn?.height == frame.height {
@@ -88,13 +93,34 @@ public final class TerminalPreview: FrameSink {
             } else {
                 drawn = Frame(width: frame.width, height: frame.height, pixels: Array(frame.pixels))
             }
-            return p.number
+            return (p.number, p.scale)
         }
-        guard let number, let frame = drawn else { return }
+        guard let (number, scale) = shown else { return }
+        dim(scale)
+        guard let frame = drawn else { return }
         var bytes = image.update(to: frame)
         let captionRow = (frame.height / max(1, (frame.width + image.columns - 1) / image.columns) + 1) / 2 + 1
         bytes.append(contentsOf: "\u{1B}[\(captionRow);1H\u{1B}[2K\(caption(number))".utf8)
         write(bytes)
+    }
+
+    /// Dims the frame to draw as the LEDs show it: each byte to linear light, scaled, and back.
+    private func dim(_ scale: UInt32) {
+        guard scale < 65536, drawn != nil else { return }
+        if dimming.scale != scale || dimming.table.isEmpty {
+            let factor = Double(scale) / 65536
+            dimming = (
+                scale,
+                (0..<256).map { v in
+                    // The 2.2 curve LED outputs use by default.
+                    UInt8((pow(pow(Double(v) / 255, 2.2) * factor, 1 / 2.2) * 255).rounded())
+                }
+            )
+        }
+        let table = dimming.table
+        drawn!.pixels.withUnsafeMutableBufferPointer { pixels in
+            for i in pixels.indices { pixels[i] = table[Int(pixels[i])] }
+        }
     }
 
     /// Stops drawing, then resets colours and shows the cursor.

@@ -99,11 +99,11 @@ public final class USBSink: FrameSink {
     /// The VID, PID and serial this output looks for.
     public var match: USBMatch { inner.withLock { $0.controller.match } }
 
-    public func send(_ frame: Frame, number: UInt64, deadline: UInt64) {
+    public func send(_ frame: Frame, number: UInt64, deadline: UInt64, display: DisplaySetting) {
         let schedule = inner.withLock { s -> Bool in
             guard s.state == .ok, !s.stopped else { return false }
             var transfers = s.spare
-            s.controller.encode(frame, into: &transfers)
+            s.controller.encode(frame, display: display, into: &transfers)
             if let old = s.pending {
                 s.counters.dropped += 1
                 s.spare = old

@@ -179,6 +179,47 @@ struct LoadScene: ParsableCommand {
     }
 }
 
+/// `signctl set-brightness VALUE`.
+struct SetBrightness: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "set-brightness",
+        abstract: "Set every LED output's brightness, 0 to 1 in linear light, at once or fading.")
+
+    @Argument(help: "The brightness, 0 (dark) to 1 (full).")
+    var value: Double
+
+    @Option(help: "Seconds to fade over from the brightness shown now (default: at once).")
+    var duration: Double?
+
+    @Option(help: "Unix time at which the change begins (default: at once).")
+    var at: Double?
+
+    @OptionGroup var connection: Connection
+
+    func run() throws {
+        try connection.send(Request.SetBrightness(value: value, duration: duration), at: at)
+    }
+}
+
+/// `signctl display on|off`.
+struct Display: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Turn the display off (black on every output while the clock runs on) or on again.")
+
+    @Argument(help: "on or off.")
+    var state: DisplayState
+
+    @Option(help: "Unix time at which it switches (default: at once).")
+    var at: Double?
+
+    @OptionGroup var connection: Connection
+
+    func run() throws {
+        try connection.send(Request.Display(state: state), at: at)
+    }
+}
+
+extension DisplayState: ExpressibleByArgument {}
 extension When: ExpressibleByArgument {}
 extension TransitionKind: ExpressibleByArgument {}
 extension EventName: ExpressibleByArgument {}

@@ -37,6 +37,10 @@ struct Status: ParsableCommand {
         }
         print("board:    \(number("width"))x\(number("height")) at \(number("fps")) fps")
         print("frames:   \(number("frames")) shown, \(number("dropped")) dropped")
+        if let brightness = status["brightness"] {
+            let fading = status["brightness_fade"]?.objectValue?["to"].map { ", fading to \($0.jsonString)" } ?? ""
+            print("display:  \(status["display"]?.stringValue ?? "on"), brightness \(brightness.jsonString)\(fading)")
+        }
         print("lateness: p50 \(ms("p50")) ms, p99 \(ms("p99")) ms, max \(ms("max")) ms")
         print("uptime:   \(number("uptime_s")) s")
         for output in status["outputs"]?.arrayValue ?? [] {

@@ -88,7 +88,7 @@ struct LEDDeviceEncodingTests {
         var device = FrameworkMatrixDevice(
             serial: nil, map: map, correction: ColorCorrection(curve: .exponent(1)), dithering: false, brightness: 255)
         var transfers: [[UInt8]] = []
-        device.encode(frame, into: &transfers)
+        device.encode(frame, display: .full, into: &transfers)
         #expect(transfers.count == 10)
         #expect(transfers[9] == FrameworkMatrixDevice.commitCommand)
         #expect(transfers[2][3] == 2 && transfers[2][4 + 5] == 255)

@@ -9,22 +9,26 @@ import SignTiming
 import SignWire
 
 /// The project's root, found from this file.
-let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../..").standardized.path
+let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../..").standardized
+    .path
 
 /// Every example scene: the demo and configs/examples/*.toml.
 func exampleConfigs() -> [String] {
     let dir = root + "/configs/examples"
-    let files = ((try? FileManager.default.contentsOfDirectory(atPath: dir)) ?? []).filter { $0.hasSuffix(".toml") }.sorted()
+    let files = ((try? FileManager.default.contentsOfDirectory(atPath: dir)) ?? []).filter { $0.hasSuffix(".toml") }
+        .sorted()
     return [root + "/configs/demo.toml"] + files.map { dir + "/" + $0 }
 }
 
 let benchmarks: @Sendable () -> Void = {
     Benchmark.defaultConfiguration = .init(
-        metrics: [.wallClock, .mallocCountTotal, .cpuTotal], warmupIterations: 10, maxDuration: .seconds(2), maxIterations: 1_000_000)
+        metrics: [.wallClock, .mallocCountTotal, .cpuTotal], warmupIterations: 10, maxDuration: .seconds(2),
+        maxIterations: 1_000_000)
 
     // Timing functions: one evaluation, Newton and bisection included; must not allocate.
     for (name, function) in [
-        ("easeInEaseOut", TimingFunction.easeInEaseOut), ("overshoot 0.5,-1,0.5,2", TimingFunction(controlPoints: 0.5, -1, 0.5, 2)),
+        ("easeInEaseOut", TimingFunction.easeInEaseOut),
+        ("overshoot 0.5,-1,0.5,2", TimingFunction(controlPoints: 0.5, -1, 0.5, 2)),
     ] {
         Benchmark("TimingFunction \(name)", configuration: .init(scalingFactor: .kilo)) { benchmark in
             var x = 0.0
@@ -83,7 +87,10 @@ let benchmarks: @Sendable () -> Void = {
         let source = E131.Source(cid: Array(0..<16), name: "bench")
         let framers: [(String, () -> any DatagramFramer)] = [
             ("ddp", { DDPFramer() }),
-            ("e131", { E131Framer(source: source, firstUniverse: 1, syncUniverse: 1000, multicast: false, ledCount: leds) }),
+            (
+                "e131",
+                { E131Framer(source: source, firstUniverse: 1, syncUniverse: 1000, multicast: false, ledCount: leds) }
+            ),
             ("artnet", { ArtNetFramer(firstPortAddress: 0, sync: true) }),
         ]
         for (name, make) in framers {
@@ -113,7 +120,8 @@ let benchmarks: @Sendable () -> Void = {
     // A stream layer's receiving side without the socket: one 64x32 frame's datagrams (13
     // E1.31 universes, 5 DDP packets, 13 ArtDmx) parsed and assembled.
     for wire in StreamAssembler.Wire.allCases {
-        Benchmark("stream assemble \(wire.rawValue) 64x32 frame", configuration: .init(scalingFactor: .kilo)) { benchmark in
+        Benchmark("stream assemble \(wire.rawValue) 64x32 frame", configuration: .init(scalingFactor: .kilo)) {
+            benchmark in
             let frame = [UInt8](repeating: 0x5a, count: 64 * 32 * 3)
             var packets: [[UInt8]] = []
             frame.withUnsafeBytes { f in
@@ -208,10 +216,10 @@ let benchmarks: @Sendable () -> Void = {
         var device = FadecandyDevice(serial: nil, map: map, correction: ColorCorrection())
         let frame = Frame(width: 32, height: 16, fill: .white)
         var transfers: [[UInt8]] = []
-        device.encode(frame, into: &transfers)
+        device.encode(frame, display: .full, into: &transfers)
         benchmark.startMeasurement()
         for _ in benchmark.scaledIterations {
-            device.encode(frame, into: &transfers)
+            device.encode(frame, display: .full, into: &transfers)
             blackHole(transfers)
         }
         benchmark.stopMeasurement()

@@ -1,0 +1,119 @@
+import Foundation
+import Glibc
+import SignControl
+import Testing
+
+/// `display.brightness`, `set-brightness` and `display` as a DDP receiver sees them: the
+/// levels in linear light, black while off with frames still coming, and all of it back
+/// after a restart.
+@Suite("Brightness and display, end to end", .serialized)
+struct DisplayBrightnessTests {
+    /// A 16x2 board filled with grey 200, a straight (gamma 1) undithered DDP output, so
+    /// every LED byte is 200 times the brightness.
+    static func config(_ scratch: Scratch, port: Int, brightness: Double) throws -> String {
+        try scratch.write(
+            """
+            [display]
+            width = 16
+            height = 2
+            fps = 30
+            background = "#c8c8c8"
+            brightness = \(brightness)
+            [[layer]]
+            id = "main"
+            text = ""
+            [preview]
+            terminal = "off"
+            [[output]]
+            name = "net"
+            type = "ddp"
+            host = "127.0.0.1"
+            port = \(port)
+            gamma = 1.0
+            dithering = false
+            [[output.panel]]
+            width = 16
+            height = 2
+            """)
+    }
+
+    /// The level every LED of the newest frame shows, once it is `expected` (waits up to
+    /// 3 s for a change to arrive); otherwise the last level seen, or nil.
+    static func level(_ receiver: WireReceiver, settlesAt expected: Int) -> Int? {
+        var seen: Int?
+        for _ in 0..<150 {
+            if let bytes = receiver.frames().last.map(WireReceiver.bytes), bytes.count == 96, let first = bytes.first,
+                bytes.allSatisfy({ $0 == first })
+            {
+                seen = Int(first)
+                if seen == expected { return seen }
+            }
+            Thread.sleep(forTimeInterval: 0.02)
+        }
+        return seen
+    }
+
+    @Test(
+        "brightness scales every LED in linear light; display off sends black while frames keep coming; both survive a restart, an edited config brightness wins"
+    )
+    func brightnessAndDisplay() throws {
+        let scratch = try Scratch()
+        let receiver = try WireReceiver(scratch, "ddp", leds: 32, seconds: 60)
+        defer { receiver.finish() }
+        var config = try Self.config(scratch, port: receiver.port, brightness: 0.5)
+        let environment = ["STATE_DIRECTORY": scratch.dir.path]
+        var signd = try scratch.startSignd(config: config, environment: environment)
+        defer { scratch.stop(signd) }
+
+        #expect(Self.level(receiver, settlesAt: 100) == 100, "the config's 0.5 halves 200")
+        var status = try scratch.request("status")
+        #expect(status["brightness"]?.doubleValue == 0.5 && status["display"] == "on")
+
+        _ = try scratch.request("set-brightness", ["value": 0.25])
+        #expect(Self.level(receiver, settlesAt: 50) == 50)
+
+        _ = try scratch.request("display", ["state": "off"])
+        #expect(Self.level(receiver, settlesAt: 0) == 0)
+        let before = receiver.frames().count
+        Thread.sleep(forTimeInterval: 0.5)
+        #expect(receiver.frames().count >= before + 10, "frames keep coming while the display is off")
+        status = try scratch.request("status")
+        #expect(status["display"] == "off" && status["brightness"]?.doubleValue == 0.25)
+        #expect((status["frames"]?.doubleValue ?? 0) > 0)
+
+        // A restart comes back dark, at the brightness set by hand.
+        scratch.stop(signd)
+        signd = try scratch.startSignd(config: config, environment: environment)
+        status = try scratch.request("status")
+        #expect(status["display"] == "off" && status["brightness"]?.doubleValue == 0.25)
+        _ = try scratch.request("display", ["state": "on"])
+        #expect(Self.level(receiver, settlesAt: 50) == 50)
+
+        // The config's brightness edited since: the file wins over the saved value.
+        scratch.stop(signd)
+        config = try Self.config(scratch, port: receiver.port, brightness: 0.8)
+        signd = try scratch.startSignd(config: config, environment: environment)
+        #expect(try scratch.request("status")["brightness"]?.doubleValue == 0.8)
+        #expect(Self.level(receiver, settlesAt: 160) == 160)
+    }
+
+    @Test("set-brightness refuses a value outside 0 to 1 and names it; a fade is reported while it runs")
+    func refusalsAndFade() throws {
+        let scratch = try Scratch()
+        let receiver = try WireReceiver(scratch, "ddp", leds: 32, seconds: 30)
+        defer { receiver.finish() }
+        let config = try Self.config(scratch, port: receiver.port, brightness: 1)
+        let signd = try scratch.startSignd(config: config)
+        defer { scratch.stop(signd) }
+        for bad: JSONValue in [1.5, -0.1, "half"] {
+            #expect(throws: ControlError.self) { try scratch.request("set-brightness", ["value": bad]) }
+        }
+        #expect(throws: ControlError.self) { try scratch.request("display", ["state": "dim"]) }
+        _ = try scratch.request("set-brightness", ["value": 0, "duration": 20])
+        let status = try scratch.request("status")
+        let fade = try #require(status["brightness_fade"]?.objectValue)
+        #expect(fade["to"]?.doubleValue == 0)
+        let shown = try #require(status["brightness"]?.doubleValue)
+        #expect(shown > 0.9 && shown <= 1)
+    }
+}
