@@ -1,3 +1,4 @@
+import Foundation
 import SignControl
 import SignOutput
 import SignScene
@@ -75,7 +76,9 @@ extension ControlPlane {
             return [:]
         }
         row(Request.SetBrightness.self, .changes) { plane, command, context in
-            plane.display.setBrightness(command.value, duration: command.duration ?? 0, now: context.now)
+            plane.display.setBrightness(
+                command.value, duration: command.duration ?? 0, now: context.now,
+                requestedAt: Date().timeIntervalSince1970)
             plane.hooks.changed()
             return [:]
         }

@@ -37,12 +37,14 @@ public enum ConfigLoader {
         var reader = ConfigReader(file: file, keyLines: TOMLKeyLines(source: source))
         var config = DaemonConfig()
         reader.rejectUnknownKeys(
-            root, at: "", allowed: ["display", "control", "layer", "output", "preview", "state", "icons"])
+            root, at: "",
+            allowed: ["display", "control", "layer", "output", "preview", "state", "icons", "brightness"])
         readDisplay(root, into: &config, &reader)
         readControl(root, into: &config, &reader)
         readPreview(root, into: &config, &reader)
         readState(root, into: &config, &reader)
         readIcons(root, into: &config, &reader)
+        readBrightness(root, into: &config, &reader)
         readLayers(root, into: &config, &reader, fonts: fonts)
         readOutputs(root, into: &config, &reader)
         config.streams = reader.streams
@@ -58,13 +60,40 @@ public enum ConfigLoader {
     private static func readDisplay(_ root: ConfigTable, into config: inout DaemonConfig, _ r: inout ConfigReader) {
         guard let t = r.table(root, "display", at: "") else { return }
         r.rejectUnknownKeys(
-            t, at: "display", allowed: ["width", "height", "fps", "background", "blank_on_stop", "brightness"])
+            t, at: "display",
+            allowed: ["width", "height", "fps", "background", "blank_on_stop", "brightness", "timezone"])
         if let v = r.int(t, "width", at: "display", in: 1...4096) { config.display.width = v }
         if let v = r.int(t, "height", at: "display", in: 1...4096) { config.display.height = v }
         if let v = r.number(t, "fps", at: "display", in: 1...1000) { config.display.fps = v }
         if let v = r.color(t, "background", at: "display") { config.display.background = v }
         if let v = r.bool(t, "blank_on_stop", at: "display") { config.display.blankOnStop = v }
         if let v = r.number(t, "brightness", at: "display", in: 0...1) { config.display.brightness = v }
+        if let v = r.string(t, "timezone", at: "display") {
+            if TimeZone(identifier: v) != nil {
+                config.display.timeZone = v
+            } else {
+                r.problem(
+                    "display.timezone", "not a time zone this system knows (an IANA name such as \"Europe/Berlin\")")
+            }
+        }
+    }
+
+    /// `[[brightness]]`: `at = "HH:MM"`, `value` 0 to 1, `fade` seconds (default 0, a step).
+    private static func readBrightness(_ root: ConfigTable, into config: inout DaemonConfig, _ r: inout ConfigReader) {
+        for (i, t) in r.tables(root, "brightness", at: "").enumerated() {
+            let path = "brightness[\(i)]"
+            r.rejectUnknownKeys(t, at: path, allowed: ["at", "value", "fade"])
+            let at = r.string(t, "at", at: path)
+            let seconds = at.flatMap(BrightnessSchedule.timeOfDay)
+            if at == nil { r.problem(path + ".at", "missing: the time of day, \"HH:MM\"") }
+            if at != nil, seconds == nil { r.problem(path + ".at", "not a time of day (\"HH:MM\", 00:00 to 23:59)") }
+            let value = r.number(t, "value", at: path, in: 0...1)
+            if t["value"] == nil { r.problem(path + ".value", "missing: the brightness, 0 to 1") }
+            let fade = r.number(t, "fade", at: path, in: 0...86400) ?? 0
+            if let seconds, let value {
+                config.brightnessSchedule.append(BrightnessSchedule.Entry(at: seconds, value: value, fade: fade))
+            }
+        }
     }
 
     /// `[icons]`: name = "file.png" (relative to the config file), shown by `{icon:name}`.

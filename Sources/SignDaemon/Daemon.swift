@@ -46,6 +46,8 @@ public final class Daemon: Sendable {
     let plane: ControlPlane
     /// The display's brightness and on/off state.
     let display: DisplayControl
+    /// Follows `[[brightness]]` through the day.
+    let brightnessScheduler: BrightnessScheduler
 
     /// Sets everything up and starts; throws a message for a person if anything cannot start.
     public init(options: Options, logger: Logger) throws {
@@ -88,6 +90,7 @@ public final class Daemon: Sendable {
             )
         }
         self.clock = clock
+        self.brightnessScheduler = BrightnessScheduler(display: display, clock: clock)
 
         let socketPath = SocketPath.resolve(flag: options.socket, configured: config.control.socket)
         let wantsPreview =
@@ -131,6 +134,7 @@ public final class Daemon: Sendable {
         }
         streams.update(config.streams)
         clock.start()
+        brightnessScheduler.run(Self.brightnessSchedule(config), keepRequested: true)
         if let timeout = SystemdNotifier.watchdogTimeout() {
             watchdog.withLock { $0 = Watchdog(timeoutMicroseconds: timeout) { clock.lastFrameNumber } }
         }
@@ -173,6 +177,7 @@ public final class Daemon: Sendable {
         let target = display.target
         state.brightness = target == configured ? nil : PersistedState.Replaced(target, replacing: configured)
         state.displayOff = !display.isOn
+        state.brightnessSetAt = state.brightness == nil ? nil : display.setAt
         stateFile.save(state)
     }
 
@@ -190,7 +195,14 @@ public final class Daemon: Sendable {
                 logger.warning("saved brightness \(replaced.value) is not 0 to 1; using the config's \(brightness)")
             }
         }
-        return DisplayControl(brightness: brightness, on: !saved.displayOff)
+        return DisplayControl(brightness: brightness, on: !saved.displayOff, setAt: saved.brightnessSetAt)
+    }
+
+    /// The config's `[[brightness]]` in its time zone.
+    static func brightnessSchedule(_ config: DaemonConfig) -> BrightnessSchedule {
+        BrightnessSchedule(
+            entries: config.brightnessSchedule,
+            timeZone: config.display.timeZone.flatMap(TimeZone.init(identifier:)) ?? .current)
     }
 
     /// Re-reads the config. A config with problems is refused, each problem logged, and the
@@ -230,6 +242,9 @@ public final class Daemon: Sendable {
         if new.display.brightness != old.display.brightness {
             // An edited brightness wins over one set at run time, as an edited text does.
             display.setBrightness(new.display.brightness, now: clock.sceneTime())
+        }
+        if new.brightnessSchedule != old.brightnessSchedule || new.display.timeZone != old.display.timeZone {
+            brightnessScheduler.run(Self.brightnessSchedule(new), keepRequested: false)
         }
         if new.control != old.control || new.preview != old.preview {
             logger.warning("control and preview settings take effect at the next start")
@@ -295,6 +310,7 @@ public final class Daemon: Sendable {
     public func shutdown() {
         SystemdNotifier.notify(["STOPPING=1"])
         watchdog.withLock { $0?.stop() }
+        brightnessScheduler.stop()
         clock.stop()
         if config.withLock({ $0.display.blankOnStop }) {
             clock.sync { renderLoop.blank(number: clock.lastFrameNumber + 1) }

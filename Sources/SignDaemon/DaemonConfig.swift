@@ -14,6 +14,8 @@ public struct DaemonConfig: Sendable, Equatable {
         /// Every LED output's and the preview's brightness, 0 to 1 in linear light, until
         /// `set-brightness` changes it.
         public var brightness = 1.0
+        /// The IANA time zone times of day are read in (`[[brightness]]`); nil: the system's.
+        public var timeZone: String?
     }
 
     /// Where run-time changes are saved.
@@ -64,6 +66,8 @@ public struct DaemonConfig: Sendable, Equatable {
         public var fps = 30.0
     }
 
+    /// `[[brightness]]`: the brightness through the day.
+    public var brightnessSchedule: [BrightnessSchedule.Entry] = []
     public var display = Display()
     public var control = Control()
     public var layers: [SceneLayer] = []

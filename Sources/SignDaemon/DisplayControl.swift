@@ -14,8 +14,8 @@ public final class DisplayControl: Sendable {
 
         /// The brightness at scene time `t`.
         public func value(at t: Double) -> Double {
+            guard t >= start else { return from }
             guard duration > 0, t < start + duration else { return to }
-            guard t > start else { return from }
             return from + (to - from) * ((t - start) / duration)
         }
     }
@@ -23,13 +23,16 @@ public final class DisplayControl: Sendable {
     private struct State {
         var fade: Fade
         var on: Bool
+        /// When a request last set the brightness (Unix time), against the schedule's changes.
+        var setAt: Double?
     }
 
     private let state: Mutex<State>
 
     /// A display at `brightness` (0 to 1), on or off.
-    public init(brightness: Double = 1, on: Bool = true) {
-        state = Mutex(State(fade: Fade(from: brightness, to: brightness, start: 0, duration: 0), on: on))
+    public init(brightness: Double = 1, on: Bool = true, setAt: Double? = nil) {
+        state = Mutex(
+            State(fade: Fade(from: brightness, to: brightness, start: 0, duration: 0), on: on, setAt: setAt))
     }
 
     /// What the frame at scene time `t` shows: the brightness there, and whether the display is on.
@@ -43,15 +46,30 @@ public final class DisplayControl: Sendable {
     /// Whether the display is on.
     public var isOn: Bool { state.withLock { $0.on } }
 
+    /// When a request last set the brightness (Unix time), or nil.
+    public var setAt: Double? { state.withLock { $0.setAt } }
+
     /// The fade in effect.
     public var fade: Fade { state.withLock { $0.fade } }
 
     /// Moves to `value` from scene time `now` on, over `duration` seconds (0: at once), from
     /// whatever brightness the frame at `now` shows, so a fade that interrupts another
     /// carries on from where that one stood.
-    public func setBrightness(_ value: Double, duration: Double = 0, now: Double) {
+    /// `requestedAt` (Unix time) marks a change a request made, which holds until the
+    /// schedule's next change.
+    public func setBrightness(_ value: Double, duration: Double = 0, now: Double, requestedAt: Double? = nil) {
         state.withLock { s in
             s.fade = Fade(from: s.fade.value(at: now), to: value, start: now, duration: max(0, duration))
+            if let requestedAt { s.setAt = requestedAt }
+        }
+    }
+
+    /// Carries on a fade that began before `now`: from `level` now to `value`, over the
+    /// `remaining` seconds (what a start or reload in the middle of a scheduled fade shows).
+    public func resume(level: Double, to value: Double, remaining: Double, now: Double) {
+        state.withLock { s in
+            s.fade = Fade(from: level, to: value, start: now, duration: max(0, remaining))
+            s.setAt = nil
         }
     }
 

@@ -47,6 +47,9 @@ public struct PersistedState: Codable, Sendable, Equatable {
     /// The brightness `set-brightness` chose (its target, when it was fading), with the
     /// config's `display.brightness` it replaced.
     public var brightness: Replaced<Double>?
+    /// When the request set that brightness (Unix time): it holds until the `[[brightness]]`
+    /// schedule's next change.
+    public var brightnessSetAt: Double?
     /// Whether `display off` turned the display off.
     public var displayOff = false
 
@@ -63,6 +66,7 @@ public struct PersistedState: Codable, Sendable, Equatable {
     enum CodingKeys: String, CodingKey {
         case version, layers, zones, properties, stopped, brightness
         case displayOff = "display_off"
+        case brightnessSetAt = "brightness_set_at"
     }
 
     public init(from decoder: Decoder) throws {
@@ -74,6 +78,7 @@ public struct PersistedState: Codable, Sendable, Equatable {
         stopped = Set(try c.decodeIfPresent([String].self, forKey: .stopped) ?? [])
         brightness = try c.decodeIfPresent(Replaced<Double>.self, forKey: .brightness)
         displayOff = try c.decodeIfPresent(Bool.self, forKey: .displayOff) ?? false
+        brightnessSetAt = try c.decodeIfPresent(Double.self, forKey: .brightnessSetAt)
     }
 
     public func encode(to encoder: Encoder) throws {
@@ -85,6 +90,7 @@ public struct PersistedState: Codable, Sendable, Equatable {
         if !stopped.isEmpty { try c.encode(stopped.sorted(), forKey: .stopped) }
         if let brightness { try c.encode(brightness, forKey: .brightness) }
         if displayOff { try c.encode(true, forKey: .displayOff) }
+        if let brightnessSetAt { try c.encode(brightnessSetAt, forKey: .brightnessSetAt) }
     }
 
     /// Whether nothing was changed.

@@ -10,7 +10,7 @@ import Testing
 struct DisplayBrightnessTests {
     /// A 16x2 board filled with grey 200, a straight (gamma 1) undithered DDP output, so
     /// every LED byte is 200 times the brightness.
-    static func config(_ scratch: Scratch, port: Int, brightness: Double) throws -> String {
+    static func config(_ scratch: Scratch, port: Int, brightness: Double, extra: String = "") throws -> String {
         try scratch.write(
             """
             [display]
@@ -34,6 +34,7 @@ struct DisplayBrightnessTests {
             [[output.panel]]
             width = 16
             height = 2
+            \(extra)
             """)
     }
 
@@ -115,5 +116,45 @@ struct DisplayBrightnessTests {
         #expect(fade["to"]?.doubleValue == 0)
         let shown = try #require(status["brightness"]?.doubleValue)
         #expect(shown > 0.9 && shown <= 1)
+    }
+
+    @Test("[[brightness]] steps on the frame its time of day comes, by the wall clock in display.timezone")
+    func scheduleSteps() throws {
+        let scratch = try Scratch()
+        let receiver = try WireReceiver(scratch, "ddp", leds: 32, seconds: 30)
+        defer { receiver.finish() }
+        func timeOfDay(_ date: Date) -> String {
+            let f = DateFormatter()
+            f.timeZone = TimeZone(identifier: "UTC")
+            f.dateFormat = "HH:mm:ss"
+            return f.string(from: date)
+        }
+        let change = Date().addingTimeInterval(6).timeIntervalSince1970.rounded(.up)
+        let extra = """
+            [[brightness]]
+            at = "\(timeOfDay(Date(timeIntervalSince1970: change)))"
+            value = 0.5
+            [[brightness]]
+            at = "\(timeOfDay(Date(timeIntervalSince1970: change + 43200)))"
+            value = 1
+            """
+        let config = try Self.config(scratch, port: receiver.port, brightness: 1, extra: extra)
+        try scratch.write(
+            (try String(contentsOfFile: config, encoding: .utf8)).replacingOccurrences(
+                of: "brightness = 1\n", with: "brightness = 1\ntimezone = \"UTC\"\n"))
+        let signd = try scratch.startSignd(config: config)
+        defer { scratch.stop(signd) }
+        // Before the change: the entry of twelve hours ago, full.
+        #expect(Self.level(receiver, settlesAt: 200) == 200)
+        #expect(Date().timeIntervalSince1970 < change, "the daemon started well before the change")
+        for _ in 0..<300 where Date().timeIntervalSince1970 < change + 1 { Thread.sleep(forTimeInterval: 0.02) }
+        #expect(Self.level(receiver, settlesAt: 100) == 100)
+        // No frame showed 0.5 before the change (its frame is due at or after the instant;
+        // the receiver stamps arrival on the same monotonic clock).
+        let frames = receiver.frames()
+        let firstDim = try #require(frames.firstIndex { WireReceiver.bytes($0).first == 100 })
+        let shown = try #require(frames[firstDim]["t"] as? Double)
+        let monotonicAtChange = Double(monotonicNow()) / 1e9 - (Date().timeIntervalSince1970 - change)
+        #expect(shown >= monotonicAtChange - 0.002, "the first dimmed frame came \(monotonicAtChange - shown) s early")
     }
 }

@@ -89,6 +89,58 @@ struct ConfigLoaderTests {
             ])
     }
 
+    @Test(
+        "display.brightness, display.timezone and [[brightness]] entries are read, and each mistake named at its line")
+    func brightnessSchedule() throws {
+        let good = try ConfigLoader.parse(
+            """
+            [display]
+            brightness = 0.6
+            timezone = "Europe/Berlin"
+            [[layer]]
+            text = "a"
+            [[brightness]]
+            at = "22:00"
+            value = 0.2
+            fade = 600
+            [[brightness]]
+            at = "07:00:30"
+            value = 1
+            """, file: "t.toml", fonts: nil)
+        #expect(good.display.brightness == 0.6 && good.display.timeZone == "Europe/Berlin")
+        #expect(
+            good.brightnessSchedule == [
+                .init(at: 22 * 3600, value: 0.2, fade: 600), .init(at: 7 * 3600 + 30, value: 1, fade: 0),
+            ])
+        let bad = """
+            [display]
+            brightness = 2
+            timezone = "Mars/Olympus"
+            [[layer]]
+            text = "a"
+            [[brightness]]
+            at = "25:00"
+            value = 0.5
+            [[brightness]]
+            at = "06:00"
+            [[brightness]]
+            value = -1
+            fade = 1e9
+            when = "later"
+            """
+        #expect(
+            problems(bad) == [
+                "t.toml:2: display.brightness: 2.0 is out of range 0.0...1.0",
+                "t.toml:3: display.timezone: not a time zone this system knows (an IANA name such as \"Europe/Berlin\")",
+                "t.toml:7: brightness[0].at: not a time of day (\"HH:MM\", 00:00 to 23:59)",
+                "t.toml:9: brightness[1].value: missing: the brightness, 0 to 1",
+                "t.toml:14: brightness[2].when: unknown key (expected one of: at, fade, value)",
+                "t.toml:11: brightness[2].at: missing: the time of day, \"HH:MM\"",
+                "t.toml:12: brightness[2].value: -1.0 is out of range 0.0...1.0",
+                "t.toml:13: brightness[2].fade: 1000000000.0 is out of range 0.0...86400.0",
+            ])
+    }
+
     @Test("a TOML syntax error names its line")
     func syntaxError() {
         let found = problems("[display]\nwidth = 12\nheight = = 3\n")

@@ -1,0 +1,105 @@
+import Foundation
+
+/// `[[brightness]]` entries: every day at a time of day, in the display's time zone, the
+/// brightness steps or fades to a value. A pure function of the entries, the time zone and
+/// a wall-clock instant, so it is tested across midnight and daylight-saving changes.
+public struct BrightnessSchedule: Sendable, Equatable {
+    /// One entry: from `at` (seconds after local midnight) the brightness moves to `value`
+    /// over `fade` seconds (0: a step).
+    public struct Entry: Sendable, Equatable {
+        public var at: Int
+        public var value: Double
+        public var fade: Double
+
+        public init(at: Int, value: Double, fade: Double = 0) {
+            self.at = at
+            self.value = value
+            self.fade = fade
+        }
+    }
+
+    /// A change of the schedule: which entry, and the instant it begins.
+    public struct Change: Sendable, Equatable {
+        public var entry: Entry
+        public var start: Date
+    }
+
+    /// The entries, in order of their time of day.
+    public let entries: [Entry]
+    public let timeZone: TimeZone
+
+    public init(entries: [Entry], timeZone: TimeZone) {
+        self.entries = entries.sorted { $0.at < $1.at }
+        self.timeZone = timeZone
+    }
+
+    public var isEmpty: Bool { entries.isEmpty }
+
+    /// Parses `HH:MM` or `HH:MM:SS` (00:00 to 23:59:59) to seconds after midnight.
+    public static func timeOfDay(_ text: String) -> Int? {
+        let parts = text.split(separator: ":", omittingEmptySubsequences: false)
+        guard (2...3).contains(parts.count), parts.allSatisfy({ $0.count == 2 && $0.allSatisfy(\.isASCII) }),
+            let h = Int(parts[0]), let m = Int(parts[1]), (0..<24).contains(h), (0..<60).contains(m)
+        else { return nil }
+        let s = parts.count == 3 ? Int(parts[2]) : 0
+        guard let s, (0..<60).contains(s) else { return nil }
+        return h * 3600 + m * 60 + s
+    }
+
+    private var calendar: Calendar {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = timeZone
+        return calendar
+    }
+
+    /// Local midnight of the day `offset` days from the one containing `date` (by the
+    /// calendar, so a 23- or 25-hour day is one day).
+    func midnight(_ offset: Int, from date: Date) -> Date {
+        let today = calendar.startOfDay(for: date)
+        return calendar.date(byAdding: .day, value: offset, to: today).map(calendar.startOfDay(for:)) ?? today
+    }
+
+    /// When `entry` begins on the local day starting at `midnight`. A time the clocks skip
+    /// (02:30 on the night summer time begins) is the first moment after the gap.
+    func start(of entry: Entry, onDayStarting midnight: Date) -> Date {
+        let (h, m, s) = (entry.at / 3600, entry.at / 60 % 60, entry.at % 60)
+        return calendar.date(bySettingHour: h, minute: m, second: s, of: midnight, matchingPolicy: .nextTime)
+            ?? midnight.addingTimeInterval(Double(entry.at))
+    }
+
+    /// The latest change at or before `date` (looking back over the day before), if any.
+    public func latest(atOrBefore date: Date) -> Change? {
+        var best: Change?
+        for offset in -1...0 {
+            let day = midnight(offset, from: date)
+            for entry in entries {
+                let start = start(of: entry, onDayStarting: day)
+                if start <= date, best.map({ start >= $0.start }) ?? true { best = Change(entry: entry, start: start) }
+            }
+        }
+        return best
+    }
+
+    /// The first change after `date`.
+    public func next(after date: Date) -> Change? {
+        var best: Change?
+        for offset in 0...2 {
+            let day = midnight(offset, from: date)
+            for entry in entries {
+                let start = start(of: entry, onDayStarting: day)
+                if start > date, best.map({ start < $0.start }) ?? true { best = Change(entry: entry, start: start) }
+            }
+        }
+        return best
+    }
+
+    /// The brightness at `date`: the latest entry's value, or, while its fade runs, the way
+    /// from the entry before it to it. `nil` without entries.
+    public func level(at date: Date) -> Double? {
+        guard let latest = latest(atOrBefore: date) else { return nil }
+        let into = date.timeIntervalSince(latest.start)
+        guard latest.entry.fade > 0, into < latest.entry.fade else { return latest.entry.value }
+        let from = self.latest(atOrBefore: latest.start.addingTimeInterval(-0.001))?.entry.value ?? latest.entry.value
+        return from + (latest.entry.value - from) * (into / latest.entry.fade)
+    }
+}

@@ -1,0 +1,69 @@
+import Dispatch
+import Foundation
+import Synchronization
+
+/// Runs a `BrightnessSchedule` against the display: applies the level it gives when started
+/// (or reloaded), then each change on the first frame due at or after its instant, by a
+/// wall-clock timer, so a clock set by NTP or a daylight-saving change is followed.
+final class BrightnessScheduler: Sendable {
+    private let display: DisplayControl
+    private let clock: FrameClock
+    private let queue = DispatchQueue(label: "signd.brightness-schedule")
+    /// The schedule and its timer; used on `queue` only.
+    private nonisolated(unsafe) var schedule = BrightnessSchedule(entries: [], timeZone: .current)
+    private nonisolated(unsafe) var timer: DispatchSourceTimer?
+
+    init(display: DisplayControl, clock: FrameClock) {
+        self.display = display
+        self.clock = clock
+    }
+
+    /// Runs `schedule` from now on. Unless `keepRequested` and a request set the brightness
+    /// after the schedule's latest change, the level the schedule gives now is shown at once
+    /// (a fade under way carries on over what is left of it).
+    func run(_ schedule: BrightnessSchedule, keepRequested: Bool) {
+        queue.sync {
+            self.schedule = schedule
+            timer?.cancel()
+            timer = nil
+            let now = Date()
+            guard let latest = schedule.latest(atOrBefore: now), let level = schedule.level(at: now) else { return }
+            let requested = display.setAt.map { $0 > latest.start.timeIntervalSince1970 } ?? false
+            if !(keepRequested && requested) {
+                let remaining = latest.entry.fade - now.timeIntervalSince(latest.start)
+                display.resume(level: level, to: latest.entry.value, remaining: remaining, now: clock.sceneTime())
+            }
+            arm(after: now)
+        }
+    }
+
+    /// Stops following the schedule.
+    func stop() {
+        queue.sync {
+            timer?.cancel()
+            timer = nil
+        }
+    }
+
+    /// Arms the timer for the next change after `date`, 2 ms ahead so the frame due at the
+    /// change already shows it (on `queue`).
+    private func arm(after date: Date) {
+        guard let change = schedule.next(after: date) else { return }
+        let timer = DispatchSource.makeTimerSource(flags: .strict, queue: queue)
+        let fire = change.start.timeIntervalSince1970 - 0.002
+        let spec = timespec(tv_sec: Int(fire.rounded(.down)), tv_nsec: Int((fire - fire.rounded(.down)) * 1e9))
+        timer.schedule(wallDeadline: DispatchWallTime(timespec: spec), leeway: .milliseconds(1))
+        timer.setEventHandler { [weak self] in self?.changeDue(change) }
+        timer.activate()
+        self.timer = timer
+    }
+
+    /// A change is due (on `queue`): show it from the first frame at or after its instant.
+    private func changeDue(_ change: BrightnessSchedule.Change) {
+        let wait = change.start.timeIntervalSinceNow
+        let monotonic = MonotonicClock.now() &+ UInt64(max(0, wait) * 1e9)
+        let from = clock.sceneTime(ofFirstFrameAtOrAfterMonotonic: monotonic)
+        display.setBrightness(change.entry.value, duration: change.entry.fade, now: from)
+        arm(after: change.start)
+    }
+}
