@@ -45,6 +45,9 @@ extension ControlPlane {
             plane.hooks.changed()
             // systemd's STATUS line follows the board: told again when a pending text shows.
             if let appears { plane.announceChange(atSceneTime: appears) }
+            // Under notifications, the content that comes back is the new one.
+            plane.notifications.refresh(
+                layer: command.layer ?? plane.store.scene.scene.mainLayerID ?? "", now: context.now)
             return [:]
         }
         row(Request.SelectZone.self, .changes) { plane, command, context throws(ControlError) in
@@ -72,6 +75,17 @@ extension ControlPlane {
         }
         row(Request.Start.self, .changes) { plane, command, context throws(ControlError) in
             try plane.store.setRunning(true, layer: command.layer, now: context.now)
+            plane.hooks.changed()
+            return [:]
+        }
+        row(Request.Notify.self, .changes) { plane, command, context throws(ControlError) in
+            let transition = command.transition.map { Transition(kind: Transition.Kind(rawValue: $0.rawValue)!) }
+            let id = try plane.notifications.notify(command, transition: transition, now: context.now)
+            plane.hooks.changed()
+            return ["notification": .int(Int64(id))]
+        }
+        row(Request.Dismiss.self, .changes) { plane, command, context throws(ControlError) in
+            try plane.notifications.dismiss(command.all ? nil : command.notification, now: context.now)
             plane.hooks.changed()
             return [:]
         }

@@ -69,6 +69,8 @@ public final class ControlPlane: Sendable {
     public let events: EventBus
     /// The display's brightness and on/off state.
     public let display: DisplayControl
+    /// Notifications over the layers' content.
+    let notifications: NotificationQueue
     let startedAt: UInt64
     let logger: Logger
     private let installed: Mutex<Hooks>
@@ -92,6 +94,7 @@ public final class ControlPlane: Sendable {
         self.clock = clock
         self.events = events
         self.display = display
+        self.notifications = NotificationQueue(store: store, events: events, clock: clock)
         self.startedAt = startedAt
         self.logger = logger
         self.installed = Mutex(hooks)

@@ -232,6 +232,7 @@ public final class Daemon: Sendable {
                 }
             }
             retired.forEach { $0.stop() }
+            plane.notifications.refreshAll(now: clock.sceneTime())
             streams.update(new.streams)
             clock.retime(fps: new.display.fps)
         } catch {
@@ -300,6 +301,7 @@ public final class Daemon: Sendable {
             logger.warning("scene not loaded: \(error)", metadata: ["scene": "\(path)"])
             return [ConfigProblem(file: path, line: 0, key: "-", message: "a font of the scene could not be prepared")]
         }
+        plane.notifications.refreshAll(now: clock.sceneTime())
         streams.update(new.streams)
         logger.info("scene loaded", metadata: ["scene": "\(path)"])
         return []

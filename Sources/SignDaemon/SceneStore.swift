@@ -196,4 +196,43 @@ public final class SceneStore: Sendable {
             return changed.pendingText(ofLayer: index, at: now)?.from
         }
     }
+
+    /// Lays notifications out over layer `id` from scene time `begin` (its content holding
+    /// still from then), or, with none, folds a finished run into the layer's clock. Each is
+    /// the layer's own text style with another text, for its loops or its duration.
+    func showNotifications(
+        _ items: [(id: Int, text: String, loops: Int, duration: Double?)], layer id: String, begin: Double,
+        transition: Transition?, now: Double
+    ) throws(ControlError) -> NotificationRun? {
+        try changes.withLock { _ throws(ControlError) -> NotificationRun? in
+            let base = scene
+            guard let index = base.slotIndex(of: id) else { throw ControlError(.notFound, "no layer \"\(id)\"") }
+            guard !items.isEmpty else {
+                current.withLock { $0 = base.setting(notifications: nil, ofLayer: index, now: now) }
+                return nil
+            }
+            let slot = base.slots[index].folded(at: min(now, begin))
+            let frozenAt = slot.pausedAt ?? (begin - slot.lag)
+            let shown = slot.layer(at: frozenAt)
+            var sources: [(id: Int, source: SceneLayer, loops: Int, duration: Double?)] = []
+            for item in items {
+                guard let source = shown.source.withText(item.text) else {
+                    throw ControlError(.invalidArgument, "layer \"\(id)\" shows no text")
+                }
+                sources.append((item.id, source, item.loops, item.duration))
+            }
+            var effective = transition ?? .cut
+            if transition == nil, case .marquee(let marquee) = shown.source { effective = marquee.transition }
+            let run: NotificationRun
+            do {
+                run = try NotificationRun(
+                    sources, begin: begin, content: slot.tree(at: frozenAt), frozenAt: frozenAt, lag: slot.lag,
+                    transition: effective, rect: shown.rect, context: PreparationContext(base.scene, fonts: fonts))
+            } catch {
+                throw ControlError(.internal, "could not lay out the notification: \(error)")
+            }
+            current.withLock { $0 = base.setting(notifications: run, ofLayer: index, now: min(now, begin)) }
+            return run
+        }
+    }
 }

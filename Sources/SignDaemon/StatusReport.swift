@@ -100,6 +100,15 @@ extension ControlPlane {
             "brightness": .double((display.setting(at: now).brightness * 1000).rounded() / 1000),
             "display": .string(display.isOn ? "on" : "off"),
         ]
+        let notices = notifications.status(now: now)
+        result["notification"] =
+            notices.showing.map {
+                [
+                    "id": .int(Int64($0.id)), "layer": .string($0.layer), "text": .string($0.text),
+                    "priority": .int(Int64($0.priority)),
+                ]
+            } ?? .null
+        result["queued"] = .int(Int64(notices.queued))
         let fade = display.fade
         if fade.value(at: now) != fade.to {
             result["brightness_fade"] = ["to": .double(fade.to), "until": .double(fade.start + fade.duration)]

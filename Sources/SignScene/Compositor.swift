@@ -104,7 +104,10 @@ public final class Compositor {
         return index
     }
 
-    private func draw(_ prepared: PreparedLayer, target: Int, origin: Point, clip: Rect, depth: Int, t: Double) {
+    private func draw(
+        _ prepared: PreparedLayer, target: Int, origin: Point, clip: Rect, depth: Int, t parentTime: Double
+    ) {
+        let t = prepared.model.localTime(parentTime)
         if caching && prepared.isStatic {
             drawCached(prepared, target: target, origin: origin, clip: clip)
             return

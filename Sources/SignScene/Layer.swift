@@ -49,6 +49,15 @@ public struct Layer: Sendable, Equatable {
     public var sublayers: [Layer]
     /// Applied in order; each reads the value the ones before it left.
     public var animations: [LayerAnimation]
+    /// CAMediaTiming on the layer (`beginTime` 0): its local time, for its own animations,
+    /// its mask and its sublayers, is `parent time * speed + timeOffset`. Speed 0 holds a
+    /// tree still at `timeOffset`: the pause idiom a notification uses on what it covers.
+    public var speed: Double = 1
+    public var timeOffset: Double = 0
+
+    /// The layer's local time at its parent's time `t`.
+    @inline(__always)
+    public func localTime(_ t: Double) -> Double { speed == 1 && timeOffset == 0 ? t : t * speed + timeOffset }
 
     public init(
         id: String = "", content: Content = .none, frame: Rect = .zero, opacity: Double = 1,

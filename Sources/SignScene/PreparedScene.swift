@@ -12,6 +12,9 @@ public struct PreparedScene: Sendable {
         public var pausedAt: Double?
         /// How far the layer's clock is behind scene time, from its stops so far.
         public var lag: Double = 0
+        /// Notifications over the layer's content, while they run (and until folded into
+        /// `lag` once over).
+        public var notifications: NotificationRun?
 
         public init(
             current: PreparedSceneLayer, next: (layer: PreparedSceneLayer, from: Double)?, pausedAt: Double? = nil,
@@ -23,9 +26,35 @@ public struct PreparedScene: Sendable {
             self.lag = lag
         }
 
-        /// The layer's local time at scene time `t`: frozen while stopped, behind by its
-        /// pauses otherwise (Core Animation's speed 0 / timeOffset idiom).
-        public func localTime(_ t: Double) -> Double { pausedAt ?? (t - lag) }
+        /// The layer's local time at scene time `t`: frozen while stopped or under
+        /// notifications, behind by its pauses otherwise (Core Animation's speed 0 /
+        /// timeOffset idiom).
+        public func localTime(_ t: Double) -> Double {
+            if let pausedAt { return pausedAt }
+            guard let run = notifications, t >= run.begin else { return t - lag }
+            return t < run.end ? run.begin - lag : t - lag - run.span
+        }
+
+        /// What to draw at scene time `t`, and the time to draw it at: a notification (or
+        /// the transition back from the last one) in scene time, else the layer's tree at its
+        /// local time.
+        public func drawing(at t: Double) -> (tree: PreparedLayer, time: Double) {
+            if let run = notifications, t >= run.begin {
+                if let show = run.show(at: t) { return (show.tree, t) }
+                if t < run.end + run.exitDuration { return (run.exit, t) }
+            }
+            let local = localTime(t)
+            return (tree(at: local), local)
+        }
+
+        /// This slot with a notification run that is over folded into its clock.
+        public func folded(at t: Double) -> Slot {
+            guard let run = notifications, t >= run.end + run.exitDuration else { return self }
+            var slot = self
+            slot.notifications = nil
+            if slot.pausedAt == nil { slot.lag += run.span }
+            return slot
+        }
 
         /// The prepared layer in effect at local time `t`.
         public func layer(at t: Double) -> PreparedSceneLayer {
@@ -41,8 +70,11 @@ public struct PreparedScene: Sendable {
 
         /// This slot showing `layer` (from local time `from`, if later), its clock unchanged.
         func replacing(with layer: PreparedSceneLayer, from: Double? = nil, keeping shown: PreparedSceneLayer) -> Slot {
-            if let from { return Slot(current: shown, next: (layer, from), pausedAt: pausedAt, lag: lag) }
-            return Slot(current: layer, next: nil, pausedAt: pausedAt, lag: lag)
+            var slot =
+                from.map { Slot(current: shown, next: (layer, $0), pausedAt: pausedAt, lag: lag) }
+                ?? Slot(current: layer, next: nil, pausedAt: pausedAt, lag: lag)
+            slot.notifications = notifications
+            return slot
         }
     }
 
@@ -200,6 +232,21 @@ public struct PreparedScene: Sendable {
         var scene = self.scene
         scene.layers[index] = source
         return PreparedScene(scene: scene, slots: slots)
+    }
+
+    /// A copy with `run` over layer `index` (nil: none), an earlier run that is over
+    /// folded into the layer's clock first.
+    public func setting(notifications run: NotificationRun?, ofLayer index: Int, now: Double) -> PreparedScene {
+        var slots = self.slots
+        var slot = slots[index].folded(at: now)
+        slot.notifications = run
+        slots[index] = slot
+        return PreparedScene(scene: scene, slots: slots)
+    }
+
+    /// Every layer's finished notification run folded into its clock.
+    public func folded(at now: Double) -> PreparedScene {
+        PreparedScene(scene: scene, slots: slots.map { $0.folded(at: now) })
     }
 
     /// A text change of layer `index` waiting at scene time `t` (for the end of a loop or a

@@ -14,6 +14,8 @@ public struct PreparedSceneLayer: Sendable {
     public let addedAt: Double
     /// A marquee's motion; `nil` for other layers.
     public let path: MarqueePath?
+    /// The rectangle the layer shows in (a marquee's; the board for other layers).
+    public let rect: Rect
     /// Characters no font in the chain could draw.
     public var missing: [Unicode.Scalar] { tree.missingCharacters }
     /// Whether the layer scrolls (a marquee whose text moves).
@@ -48,6 +50,7 @@ public struct PreparedSceneLayer: Sendable {
                 spotlight.layerTree(boardWidth: boardWidth, boardHeight: boardHeight), fonts: fonts)
             path = nil
         }
+        self.rect = rect
         if let previous, transition.kind != .cut {
             tree = transition.tree(
                 outgoing: previous.body, incoming: body, rect: rect, board: board.size, begin: beginTime)

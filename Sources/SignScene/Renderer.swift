@@ -14,8 +14,8 @@ public final class Renderer {
     public func render(_ scene: PreparedScene, at t: Double, into frame: inout Frame) {
         compositor.begin()
         for i in scene.slots.indices {
-            let local = scene.slots[i].localTime(t)
-            compositor.draw(scene.slots[i].tree(at: local), at: local)
+            let (tree, time) = scene.slots[i].drawing(at: t)
+            compositor.draw(tree, at: time)
         }
         compositor.finish(over: scene.scene.background, into: &frame)
     }

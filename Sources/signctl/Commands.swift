@@ -179,6 +179,66 @@ struct LoadScene: ParsableCommand {
     }
 }
 
+/// `signctl notify TEXT`.
+struct Notify: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract:
+            "Show a text over a layer's content for some loops (or seconds), then give the layer back where it stood.")
+
+    @Argument(help: "The notification's text (UTF-8, markup as in set-text).")
+    var text: String
+
+    @Option(help: "The layer's id (default: the main layer).")
+    var layer: String?
+
+    @Option(help: "Loops a scrolling text shows for (default 1).")
+    var loops: Int?
+
+    @Option(help: "Seconds it shows for (default: its loops; 5 for a text that does not scroll).")
+    var duration: Double?
+
+    @Option(help: "Higher goes first; higher than the one showing replaces it (default 0).")
+    var priority: Int?
+
+    @Option(help: "How it comes in and goes out (default: the layer's).")
+    var transition: TransitionKind?
+
+    @Option(help: "Unix time at which it is queued (default: at once).")
+    var at: Double?
+
+    @OptionGroup var connection: Connection
+
+    func run() throws {
+        let result = try connection.request(
+            Request.Notify(
+                text: text, layer: layer, loops: loops, duration: duration, priority: priority, transition: transition),
+            at: at)
+        if let id = result.objectValue?["notification"] { print("notification \(id.jsonString)") }
+    }
+}
+
+/// `signctl dismiss ID | --all`.
+struct Dismiss: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "End a notification showing or waiting (or all of them).")
+
+    @Argument(help: "The notification's id, as notify printed it.")
+    var notification: Int?
+
+    @Flag(help: "Every notification.")
+    var all = false
+
+    @OptionGroup var connection: Connection
+
+    func validate() throws {
+        guard (notification == nil) == all else { throw ValidationError("give a notification's id or --all") }
+    }
+
+    func run() throws {
+        try connection.send(all ? Request.Dismiss(all: true) : Request.Dismiss(notification: notification!))
+    }
+}
+
 /// `signctl set-brightness VALUE`.
 struct SetBrightness: ParsableCommand {
     static let configuration = CommandConfiguration(
