@@ -32,6 +32,8 @@ final class NotificationQueue: Sendable {
         var entries: [Entry]
         /// When the content is back and the run can be folded away.
         var over: Double
+        /// How long the run's transitions take (from the last layout).
+        var transitionDuration: Double = 0
     }
 
     /// Most notifications waiting at once, over all layers.
@@ -160,8 +162,14 @@ final class NotificationQueue: Sendable {
         return (showing, queued)
     }
 
-    /// Prepares the run as it now stands, puts it on the layer and arms the timer.
+    /// Prepares the run as it now stands, puts it on the layer and arms the timer. Shown
+    /// notifications whose way out is over are left out, so a run kept going by a stream of
+    /// notifications holds only the ones that matter.
     private func layout(_ run: inout Run, layer: String, now: Double) throws(ControlError) {
+        let settled = now - run.transitionDuration
+        while run.entries.count > 1, let end = run.entries[0].end, end < settled, run.entries[0].announcedEnd {
+            run.entries.removeFirst()
+        }
         // A notification cut short lasts until the cut; the others their loops or duration.
         let items = run.entries.map { e in
             (id: e.id, text: e.text, loops: e.loops, duration: e.cutAt.map { $0 - (e.start ?? $0) } ?? e.duration)
@@ -169,13 +177,15 @@ final class NotificationQueue: Sendable {
         let transition = run.entries.first { $0.cutAt == nil && ($0.end ?? .infinity) > now && $0.transition != nil }?
             .transition
         let prepared = try store.showNotifications(
-            items, layer: layer, begin: run.begin, transition: transition, now: now)
+            items, layer: layer, begin: run.begin, firstStart: run.entries.first?.start, transition: transition,
+            now: now)
         if let prepared {
             for (i, show) in prepared.shows.enumerated() {
                 run.entries[i].start = show.start
                 run.entries[i].end = show.end
             }
             run.over = prepared.end + prepared.exitDuration
+            run.transitionDuration = prepared.exitDuration
         }
         let updated = run
         runs.withLock { $0[layer] = updated }

@@ -202,7 +202,7 @@ public final class SceneStore: Sendable {
     /// the layer's own text style with another text, for its loops or its duration.
     func showNotifications(
         _ items: [(id: Int, text: String, loops: Int, duration: Double?)], layer id: String, begin: Double,
-        transition: Transition?, now: Double
+        firstStart: Double? = nil, transition: Transition?, now: Double
     ) throws(ControlError) -> NotificationRun? {
         try changes.withLock { _ throws(ControlError) -> NotificationRun? in
             let base = scene
@@ -226,7 +226,8 @@ public final class SceneStore: Sendable {
             let run: NotificationRun
             do {
                 run = try NotificationRun(
-                    sources, begin: begin, content: slot.tree(at: frozenAt), frozenAt: frozenAt, lag: slot.lag,
+                    sources, begin: begin, firstStart: firstStart, content: slot.tree(at: frozenAt), frozenAt: frozenAt,
+                    lag: slot.lag,
                     transition: effective, rect: shown.rect, context: PreparationContext(base.scene, fonts: fonts))
             } catch {
                 throw ControlError(.internal, "could not lay out the notification: \(error)")

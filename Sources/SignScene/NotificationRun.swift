@@ -38,23 +38,25 @@ public struct NotificationRun: Sendable {
         return shows.last { $0.start <= t } ?? shows.first
     }
 
-    /// Lays out `notifications` from scene time `begin` over `content`, the slot's tree,
-    /// which stands still at its local time `frozenAt` and carries on afterwards behind
-    /// scene time by `lag` plus the notifications' span. Each notification ends after its
-    /// loops (a scrolling text) or its duration.
+    /// Lays out `notifications` over `content`, the slot's tree, which stands still from
+    /// scene time `begin` at its local time `frozenAt` and carries on afterwards behind scene
+    /// time by `lag` plus the notifications' span. The first notification starts at
+    /// `firstStart` (default `begin`: later when the ones before it in the run are over and
+    /// left out). Each ends after its loops (a scrolling text) or its duration.
     public init(
         _ notifications: [(id: Int, source: SceneLayer, loops: Int, duration: Double?)], begin: Double,
-        content: PreparedLayer, frozenAt: Double, lag: Double, transition: Transition, rect: Rect,
-        context: PreparationContext
+        firstStart: Double? = nil, content: PreparedLayer, frozenAt: Double, lag: Double, transition: Transition,
+        rect: Rect, context: PreparationContext
     ) throws(FreeTypeError) {
         self.begin = begin
         let board = Rect(x: 0, y: 0, width: Double(context.boardWidth), height: Double(context.boardHeight))
         var held = Layer(frame: board)
         held.speed = 0
         held.timeOffset = frozenAt
-        var outgoing = PreparedLayer(wrapping: [content], in: held)
+        var start = max(firstStart ?? begin, begin)
+        // After notifications left out, whatever came in before is long gone.
+        var outgoing = PreparedLayer(wrapping: start == begin ? [content] : [], in: held)
         var shows: [Show] = []
-        var start = begin
         for n in notifications {
             let layer = try PreparedSceneLayer(n.source, in: context, beginTime: start)
             let end: Double
