@@ -228,7 +228,8 @@ public final class SceneStore: Sendable {
                 run = try NotificationRun(
                     sources, begin: begin, firstStart: firstStart, content: slot.tree(at: frozenAt), frozenAt: frozenAt,
                     lag: slot.lag,
-                    transition: effective, rect: shown.rect, context: PreparationContext(base.scene, fonts: fonts))
+                    transition: effective, rect: shown.rect, context: PreparationContext(base.scene, fonts: fonts),
+                    previous: slot.notifications)
             } catch {
                 throw ControlError(.internal, "could not lay out the notification: \(error)")
             }

@@ -42,11 +42,13 @@ public struct NotificationRun: Sendable {
     /// scene time `begin` at its local time `frozenAt` and carries on afterwards behind scene
     /// time by `lag` plus the notifications' span. The first notification starts at
     /// `firstStart` (default `begin`: later when the ones before it in the run are over and
-    /// left out). Each ends after its loops (a scrolling text) or its duration.
+    /// left out). Each ends after its loops (a scrolling text) or its duration. A
+    /// notification `previous` already prepared for the same start is taken from it, not
+    /// laid out again.
     public init(
         _ notifications: [(id: Int, source: SceneLayer, loops: Int, duration: Double?)], begin: Double,
         firstStart: Double? = nil, content: PreparedLayer, frozenAt: Double, lag: Double, transition: Transition,
-        rect: Rect, context: PreparationContext
+        rect: Rect, context: PreparationContext, previous: NotificationRun? = nil
     ) throws(FreeTypeError) {
         self.begin = begin
         let board = Rect(x: 0, y: 0, width: Double(context.boardWidth), height: Double(context.boardHeight))
@@ -58,7 +60,13 @@ public struct NotificationRun: Sendable {
         var outgoing = PreparedLayer(wrapping: start == begin ? [content] : [], in: held)
         var shows: [Show] = []
         for n in notifications {
-            let layer = try PreparedSceneLayer(n.source, in: context, beginTime: start)
+            let kept = previous?.shows.first { $0.id == n.id && $0.start == start && $0.layer.source == n.source }
+            let layer: PreparedSceneLayer
+            if let kept {
+                layer = kept.layer
+            } else {
+                layer = try PreparedSceneLayer(n.source, in: context, beginTime: start)
+            }
             let end: Double
             if let duration = n.duration {
                 end = start + duration
