@@ -71,7 +71,8 @@ final class NotificationQueue: Sendable {
         guard store.scene.slotIndex(of: layer) != nil else {
             throw ControlError(.notFound, "no layer \"\(layer)\"")
         }
-        let queued = runs.withLock { $0.values.reduce(0) { $0 + $1.entries.count { $0.start == nil } } }
+        // Waiting: laid out to start later (or not laid out yet).
+        let queued = runs.withLock { $0.values.reduce(0) { $0 + $1.entries.count { ($0.start ?? .infinity) > now } } }
         guard queued < Self.maxQueued else {
             throw ControlError(.busy, "\(Self.maxQueued) notifications are already waiting")
         }

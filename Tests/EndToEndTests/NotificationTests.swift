@@ -68,4 +68,22 @@ struct NotificationTests {
         #expect(status["notification"] == .null && status["queued"] == 0)
         #expect(try frame(s) == before)
     }
+
+    @Test("at most 256 notifications wait; the next is refused busy, and one more fits once one has gone")
+    func queueIsBounded() throws {
+        let s = try Scratch()
+        let daemon = try s.startSignd(config: try s.write(s.config(text: "Open")))
+        defer { s.stop(daemon) }
+        let client = try ControlClient(path: s.socket)
+        for i in 0...256 {  // one showing, 256 waiting
+            _ = try client.request("notify", ["text": .string("Notice \(i)"), "duration": 30])
+        }
+        #expect(try s.request("status")["queued"] == 256)
+        #expect {
+            try client.request("notify", ["text": "One too many", "duration": 30])
+        } throws: { ($0 as? ControlError)?.code == .busy }
+        _ = try client.request("dismiss", ["notification": 200])
+        _ = try client.request("notify", ["text": "Fits again", "duration": 30])
+        #expect(try s.request("status")["queued"] == 256)
+    }
 }
