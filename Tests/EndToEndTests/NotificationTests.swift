@@ -86,4 +86,23 @@ struct NotificationTests {
         _ = try client.request("notify", ["text": "Fits again", "duration": 30])
         #expect(try s.request("status")["queued"] == 256)
     }
+
+    @Test(
+        "signctl notify prints the id, dismiss takes it; set-brightness and display reach the daemon and status shows them"
+    )
+    func signctlCommands() throws {
+        let s = try Scratch()
+        let daemon = try s.startSignd(config: try s.write(s.config(text: "Open")))
+        defer { s.stop(daemon) }
+        let notify = try run(Paths.signctl, ["notify", "Order 42", "--duration", "30", "--socket", s.socket])
+        #expect(notify.status == 0 && notify.stdout == "notification 1\n", "\(notify.stderr)")
+        #expect(try run(Paths.signctl, ["dismiss", "1", "--socket", s.socket]).status == 0)
+        let missing = try run(Paths.signctl, ["dismiss", "1", "--socket", s.socket])
+        #expect(missing.status == 1 && missing.stderr.contains("no notification 1"))
+        #expect(try run(Paths.signctl, ["set-brightness", "0.3", "--socket", s.socket]).status == 0)
+        #expect(try run(Paths.signctl, ["display", "off", "--socket", s.socket]).status == 0)
+        let status = try run(Paths.signctl, ["status", "--socket", s.socket])
+        #expect(status.stdout.contains("display:  off, brightness 0.3"), "\(status.stdout)")
+        #expect(try run(Paths.signctl, ["set-brightness", "1.5", "--socket", s.socket]).status != 0)
+    }
 }
