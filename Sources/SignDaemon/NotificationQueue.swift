@@ -81,9 +81,15 @@ final class NotificationQueue: Sendable {
             id: id, layer: layer, text: request.text, priority: request.priority ?? 0, loops: request.loops ?? 1,
             duration: request.duration, transition: transition)
         var ended: [Entry] = []
+        // A run whose last notification has ended (its way back may still run) is over: a
+        // new one begins now, and the old one's ends are told if its timer has not yet.
+        let old = runs.withLock { $0[layer] }
         var run =
-            runs.withLock { $0[layer] }.flatMap { $0.over > now ? $0 : nil }
+            old.flatMap { $0.over > now && ($0.entries.last?.end ?? 0) > now ? $0 : nil }
             ?? Run(begin: now, entries: [], over: .infinity)
+        if let old, run.entries.isEmpty {
+            for e in old.entries where !e.announcedEnd { publishEnd(e, reason: "done") }
+        }
         if let showing = run.entries.firstIndex(where: { ($0.start ?? .infinity) <= now && ($0.end ?? .infinity) > now }
         ),
             entry.priority > run.entries[showing].priority

@@ -211,7 +211,7 @@ public final class SceneStore: Sendable {
                 current.withLock { $0 = base.setting(notifications: nil, ofLayer: index, now: now) }
                 return nil
             }
-            let slot = base.slots[index].folded(at: min(now, begin))
+            let slot = base.slots[index].folded(at: begin, beginning: true)
             let frozenAt = slot.pausedAt ?? (begin - slot.lag)
             let shown = slot.layer(at: frozenAt)
             var sources: [(id: Int, source: SceneLayer, loops: Int, duration: Double?)] = []
@@ -233,7 +233,7 @@ public final class SceneStore: Sendable {
             } catch {
                 throw ControlError(.internal, "could not lay out the notification: \(error)")
             }
-            current.withLock { $0 = base.setting(notifications: run, ofLayer: index, now: min(now, begin)) }
+            current.withLock { $0 = base.setting(notifications: run, ofLayer: index, now: now) }
             return run
         }
     }

@@ -47,9 +47,13 @@ public struct PreparedScene: Sendable {
             return (tree(at: local), local)
         }
 
-        /// This slot with a notification run that is over folded into its clock.
-        public func folded(at t: Double) -> Slot {
-            guard let run = notifications, t >= run.end + run.exitDuration else { return self }
+        /// This slot with a notification run that is over folded into its clock. A new run
+        /// beginning at `t` (`beginning`) also folds one whose last notification has ended,
+        /// its way back cut short.
+        public func folded(at t: Double, beginning: Bool = false) -> Slot {
+            guard let run = notifications,
+                t >= run.end + run.exitDuration || (beginning && t >= run.end && t > run.begin)
+            else { return self }
             var slot = self
             slot.notifications = nil
             if slot.pausedAt == nil { slot.lag += run.span }
@@ -238,7 +242,7 @@ public struct PreparedScene: Sendable {
     /// folded into the layer's clock first.
     public func setting(notifications run: NotificationRun?, ofLayer index: Int, now: Double) -> PreparedScene {
         var slots = self.slots
-        var slot = slots[index].folded(at: now)
+        var slot = slots[index].folded(at: run?.begin ?? now, beginning: run != nil)
         slot.notifications = run
         slots[index] = slot
         return PreparedScene(scene: scene, slots: slots)

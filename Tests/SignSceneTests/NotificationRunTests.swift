@@ -21,7 +21,7 @@ struct NotificationRunTests {
         over scene: PreparedScene, begin: Double, _ items: [(id: Int, text: String, loops: Int, duration: Double?)],
         transition: Transition = .cut
     ) throws -> PreparedScene {
-        let slot = scene.slots[0]
+        let slot = scene.slots[0].folded(at: begin, beginning: true)
         let frozenAt = slot.localTime(begin)
         let shown = slot.layer(at: frozenAt)
         let run = try NotificationRun(
@@ -52,6 +52,18 @@ struct NotificationRunTests {
         let folded = noticed.folded(at: 4)
         #expect(folded.slots[0].notifications == nil && abs(folded.slots[0].lag - 2) < 1e-9)
         #expect(Renderer.render(folded, at: 5).pixels == Renderer.render(plain, at: 3).pixels)
+    }
+
+    @Test("a notification that comes while the way back from the last one runs pauses the content where it had got to")
+    func newRunDuringWayBack() throws {
+        let plain = try Self.scene()
+        let first = try Self.run(over: plain, begin: 1, [(1, "One", 1, 1)], transition: Transition(kind: .crossfade))
+        let wayBack = first.slots[0].notifications!.exitDuration
+        #expect(wayBack > 0.2)
+        let second = try Self.run(over: first, begin: 2.2, [(2, "Two", 1, 1)], transition: Transition(kind: .crossfade))
+        #expect(abs(second.slots[0].lag - 1) < 1e-9, "the first run folded into the clock as the second began")
+        let after = 3.2 + wayBack + 0.05
+        #expect(Renderer.render(second, at: after).pixels == Renderer.render(plain, at: after - 2).pixels)
     }
 
     @Test("a scrolling notification lasts its loops; back to back ones follow each other; a transition goes in and out")
