@@ -1,5 +1,6 @@
 import NIOCore
 import SignControl
+import Synchronization
 
 /// The control socket's adapter over the control plane, for one connection: it frames
 /// requests and responses and carries out one request at a time, so responses come in
@@ -165,22 +166,29 @@ final class ControlConnectionHandler: ChannelInboundHandler {
 
 /// A connection that subscribed to events. An event is written only while the client reads
 /// what it is sent; one that falls behind by more than the channel's buffer (64 KiB) is told
-/// so and closed, so a stalled subscriber never holds memory.
+/// so, if its socket can still take the message, and closed at once, so a stalled
+/// subscriber never holds memory. (Waiting for that message to be read before closing
+/// meant waiting forever on a client that never reads, with every later event's message
+/// piling up behind it.)
 final class ChannelSubscriber: EventSubscriber {
     let channel: Channel
+    /// Set once the connection is being dropped: later events are not even looked at.
+    private let dropped = Atomic<Bool>(false)
 
     init(channel: Channel) { self.channel = channel }
 
     func deliver(_ event: ControlEvent) {
+        guard !dropped.load(ordering: .relaxed) else { return }
         if channel.isWritable {
             write(event.line)
-        } else {
+        } else if dropped.compareExchange(expected: false, desired: true, ordering: .relaxed).exchanged {
             let error = ControlError(.busy, "events came faster than they were read; the connection is closed")
             let channel = self.channel
             channel.eventLoop.execute {
                 var buffer = channel.allocator.buffer(capacity: 128)
                 buffer.writeString(Response.failure(id: .null, error).line + "\n")
-                channel.writeAndFlush(buffer).whenComplete { _ in channel.close(promise: nil) }
+                channel.writeAndFlush(buffer, promise: nil)
+                channel.close(promise: nil)
             }
         }
     }
