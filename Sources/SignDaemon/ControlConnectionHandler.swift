@@ -165,21 +165,32 @@ final class ControlConnectionHandler: ChannelInboundHandler {
 }
 
 /// A connection that subscribed to events. An event is written only while the client reads
-/// what it is sent; one that falls behind by more than the channel's buffer (64 KiB) is told
-/// so, if its socket can still take the message, and closed at once, so a stalled
-/// subscriber never holds memory. (Waiting for that message to be read before closing
-/// meant waiting forever on a client that never reads, with every later event's message
-/// piling up behind it.)
+/// what it is sent; one that falls behind by more than the channel's buffer (64 KiB) or by
+/// more than `maxOutstanding` events the kernel has not taken is told so, if its socket can
+/// still take the message, and closed at once, so a stalled subscriber never holds much
+/// memory. (Waiting for that message to be read before closing meant waiting forever on a
+/// client that never reads, with every later event's message piling up behind it. The
+/// count matters as well as the bytes: a small event costs several times its text in
+/// buffers, and at a few events a second 64 KiB of them takes tens of minutes to gather.)
 final class ChannelSubscriber: EventSubscriber {
+    /// Events written but not yet taken by the kernel before the subscriber is dropped.
+    static let maxOutstanding = 64
+
     let channel: Channel
+    private let limit: Int
     /// Set once the connection is being dropped: later events are not even looked at.
     private let dropped = Atomic<Bool>(false)
+    /// Events handed to the channel whose write has not completed.
+    private let outstanding = Atomic<Int>(0)
 
-    init(channel: Channel) { self.channel = channel }
+    init(channel: Channel, maxOutstanding: Int = ChannelSubscriber.maxOutstanding) {
+        self.channel = channel
+        self.limit = maxOutstanding
+    }
 
     func deliver(_ event: ControlEvent) {
         guard !dropped.load(ordering: .relaxed) else { return }
-        if channel.isWritable {
+        if channel.isWritable, outstanding.load(ordering: .relaxed) < limit {
             write(event.line)
         } else if dropped.compareExchange(expected: false, desired: true, ordering: .relaxed).exchanged {
             let error = ControlError(.busy, "events came faster than they were read; the connection is closed")
@@ -197,7 +208,10 @@ final class ChannelSubscriber: EventSubscriber {
         var buffer = channel.allocator.buffer(capacity: line.utf8.count + 1)
         buffer.writeString(line)
         buffer.writeInteger(UInt8(ascii: "\n"))
-        channel.writeAndFlush(buffer, promise: nil)
+        outstanding.add(1, ordering: .relaxed)
+        channel.writeAndFlush(buffer).whenComplete { [self] _ in
+            self.outstanding.subtract(1, ordering: .relaxed)
+        }
     }
 
     func whenGone(_ body: @escaping @Sendable () -> Void) {

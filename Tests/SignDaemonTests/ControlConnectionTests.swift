@@ -151,4 +151,46 @@ struct ControlConnectionTests {
         #expect(!channel.isActive)
         #expect(!plane.events.wants(.loopEnd), "a closed subscriber is forgotten")
     }
+
+    /// Holds every write without completing it, as a socket whose kernel buffer is full
+    /// would, while the channel still says it is writable (its byte limit not reached).
+    final class HeldWrites: ChannelOutboundHandler, @unchecked Sendable {
+        typealias OutboundIn = ByteBuffer
+        var held: [(ByteBuffer, EventLoopPromise<Void>?)] = []
+        func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
+            held.append((unwrapOutboundIn(data), promise))
+        }
+        func flush(context: ChannelHandlerContext) {}
+    }
+
+    @Test("a subscriber is dropped once 64 events wait unwritten, though their bytes are under the channel's limit")
+    func outstandingEventsLimit() throws {
+        let plane = try Self.plane()
+        let channel = EmbeddedChannel()
+        let held = HeldWrites()
+        try channel.pipeline.syncOperations.addHandler(held)
+        try channel.connect(to: SocketAddress(unixDomainSocketPath: "/control.sock")).wait()
+        let subscriber = ChannelSubscriber(channel: channel)
+        for _ in 0..<1000 { subscriber.deliver(ControlEvent(.loopEnd, ["layer": "main"])) }
+        channel.embeddedEventLoop.run()
+        #expect(channel.isWritable, "the byte limit was not what dropped it")
+        let events = held.held.filter { String(buffer: $0.0).contains("loop-end") }
+        #expect(events.count == ChannelSubscriber.maxOutstanding)
+        #expect(held.held.last.map { String(buffer: $0.0).contains("busy") } == true)
+
+        // Once the kernel takes what waited, a subscriber under the limit goes on.
+        let channel2 = EmbeddedChannel()
+        let held2 = HeldWrites()
+        try channel2.pipeline.syncOperations.addHandler(held2)
+        try channel2.connect(to: SocketAddress(unixDomainSocketPath: "/control.sock")).wait()
+        let reader = ChannelSubscriber(channel: channel2)
+        for _ in 0..<10 {
+            for _ in 0..<50 { reader.deliver(ControlEvent(.loopEnd, ["layer": "main"])) }
+            channel2.embeddedEventLoop.run()
+            for (_, promise) in held2.held { promise?.succeed() }
+            held2.held.removeAll()
+            channel2.embeddedEventLoop.run()
+        }
+        #expect(channel2.isActive)
+    }
 }
