@@ -89,6 +89,11 @@ extension ControlPlane {
             plane.hooks.changed()
             return [:]
         }
+        row(Request.SetVar.self, .changes) { plane, command, context throws(ControlError) in
+            try plane.store.setVariable(command.variable, to: command.value, now: context.now)
+            plane.hooks.changed()
+            return [:]
+        }
         row(Request.SetBrightness.self, .changes) { plane, command, context in
             plane.display.setBrightness(
                 command.value, duration: command.duration ?? 0, now: context.now,

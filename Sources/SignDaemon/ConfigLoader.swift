@@ -52,6 +52,9 @@ public enum ConfigLoader {
             for name in RichText.iconNames(in: layer.text ?? "") where config.icons[name] == nil {
                 reader.problem("layer[\(i)].text", "no icon \"\(name)\" in [icons]")
             }
+            for problem in LiveFields.problems(in: layer.text ?? "") {
+                reader.problem("layer[\(i)].text", problem.description)
+            }
         }
         if !reader.problems.isEmpty { throw ConfigError(problems: reader.problems) }
         return config

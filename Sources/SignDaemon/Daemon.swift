@@ -48,6 +48,7 @@ public final class Daemon: Sendable {
     let display: DisplayControl
     /// Follows `[[brightness]]` through the day.
     let brightnessScheduler: BrightnessScheduler
+    let fieldClock: FieldClock
 
     /// Sets everything up and starts; throws a message for a person if anything cannot start.
     public init(options: Options, logger: Logger) throws {
@@ -66,7 +67,9 @@ public final class Daemon: Sendable {
         try stateFile?.checkDirectory()
         let saved = stateFile?.load() ?? PersistedState()
         self.stateFile = stateFile
-        let store = try SceneStore(config: config.scene, saved: saved, fonts: fonts)
+        let store = try SceneStore(
+            config: config.scene, saved: saved, fonts: fonts,
+            fieldValues: LiveFields.Values(timeZone: Self.timeZone(config.display)))
         self.store = store
 
         let outputs = OutputSet(try OutputSet.open(config))
@@ -91,6 +94,7 @@ public final class Daemon: Sendable {
         }
         self.clock = clock
         self.brightnessScheduler = BrightnessScheduler(display: display, clock: clock)
+        self.fieldClock = FieldClock(store: store, clock: clock)
 
         let socketPath = SocketPath.resolve(flag: options.socket, configured: config.control.socket)
         let wantsPreview =
@@ -135,6 +139,7 @@ public final class Daemon: Sendable {
         streams.update(config.streams)
         clock.start()
         brightnessScheduler.run(Self.brightnessSchedule(config), keepRequested: true)
+        fieldClock.start()
         if let timeout = SystemdNotifier.watchdogTimeout() {
             watchdog.withLock { $0 = Watchdog(timeoutMicroseconds: timeout) { clock.lastFrameNumber } }
         }
@@ -178,6 +183,7 @@ public final class Daemon: Sendable {
         state.brightness = target == configured ? nil : PersistedState.Replaced(target, replacing: configured)
         state.displayOff = !display.isOn
         state.brightnessSetAt = state.brightness == nil ? nil : display.setAt
+        state.variables = store.variables
         stateFile.save(state)
     }
 
@@ -200,9 +206,12 @@ public final class Daemon: Sendable {
 
     /// The config's `[[brightness]]` in its time zone.
     static func brightnessSchedule(_ config: DaemonConfig) -> BrightnessSchedule {
-        BrightnessSchedule(
-            entries: config.brightnessSchedule,
-            timeZone: config.display.timeZone.flatMap(TimeZone.init(identifier:)) ?? .current)
+        BrightnessSchedule(entries: config.brightnessSchedule, timeZone: timeZone(config.display))
+    }
+
+    /// The time zone times of day and clock fields are read in: `display.timezone`, or the system's.
+    public static func timeZone(_ display: DaemonConfig.Display) -> TimeZone {
+        display.timeZone.flatMap(TimeZone.init(identifier:)) ?? .current
     }
 
     /// Re-reads the config. A config with problems is refused, each problem logged, and the
@@ -225,6 +234,7 @@ public final class Daemon: Sendable {
             let extras: [any FrameSink] = preview.map { [$0] } ?? []
             let opened = try OutputSet.open(new, reusing: outputs.all) + extras
             let retired = outputs.all.filter { old in !opened.contains { $0 === old } }
+            store.setTimeZone(Self.timeZone(new.display), now: clock.sceneTime())
             try store.replace(config: new.scene, loaded: nil, beginTime: clock.sceneTime()) { swap in
                 clock.sync {
                     swap()
@@ -313,6 +323,7 @@ public final class Daemon: Sendable {
         SystemdNotifier.notify(["STOPPING=1"])
         watchdog.withLock { $0?.stop() }
         brightnessScheduler.stop()
+        fieldClock.stop()
         clock.stop()
         if config.withLock({ $0.display.blankOnStop }) {
             clock.sync { renderLoop.blank(number: clock.lastFrameNumber + 1) }

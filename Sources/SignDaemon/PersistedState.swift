@@ -52,6 +52,8 @@ public struct PersistedState: Codable, Sendable, Equatable {
     public var brightnessSetAt: Double?
     /// Whether `display off` turned the display off.
     public var displayOff = false
+    /// The values `set-var` gave `{var:NAME}` fields.
+    public var variables: [String: String] = [:]
 
     public init(
         layers: [String: LayerText] = [:], zones: [String: String] = [:],
@@ -65,6 +67,7 @@ public struct PersistedState: Codable, Sendable, Equatable {
 
     enum CodingKeys: String, CodingKey {
         case version, layers, zones, properties, stopped, brightness
+        case variables = "vars"
         case displayOff = "display_off"
         case brightnessSetAt = "brightness_set_at"
     }
@@ -79,6 +82,7 @@ public struct PersistedState: Codable, Sendable, Equatable {
         brightness = try c.decodeIfPresent(Replaced<Double>.self, forKey: .brightness)
         displayOff = try c.decodeIfPresent(Bool.self, forKey: .displayOff) ?? false
         brightnessSetAt = try c.decodeIfPresent(Double.self, forKey: .brightnessSetAt)
+        variables = try c.decodeIfPresent([String: String].self, forKey: .variables) ?? [:]
     }
 
     public func encode(to encoder: Encoder) throws {
@@ -91,11 +95,13 @@ public struct PersistedState: Codable, Sendable, Equatable {
         if let brightness { try c.encode(brightness, forKey: .brightness) }
         if displayOff { try c.encode(true, forKey: .displayOff) }
         if let brightnessSetAt { try c.encode(brightnessSetAt, forKey: .brightnessSetAt) }
+        if !variables.isEmpty { try c.encode(variables, forKey: .variables) }
     }
 
     /// Whether nothing was changed.
     public var isEmpty: Bool {
         layers.isEmpty && zones.isEmpty && properties.isEmpty && stopped.isEmpty && brightness == nil && !displayOff
+            && variables.isEmpty
     }
 }
 

@@ -62,6 +62,7 @@ public struct RuntimeState: Sendable, Equatable {
     /// may set, naming only configured icons.
     static func isAcceptable(_ text: String, icons: Set<String>) -> Bool {
         text.unicodeScalars.count <= Request.maxTextLength && RichText.iconNames(in: text).allSatisfy(icons.contains)
+            && LiveFields.problems(in: text).isEmpty
     }
 
     /// Applies `changes` to `layers`; returns the changes that applied. A saved change passes

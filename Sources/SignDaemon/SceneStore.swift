@@ -1,3 +1,4 @@
+import Foundation
 import SignControl
 import SignGraphics
 import SignScene
@@ -15,11 +16,32 @@ public final class SceneStore: Sendable {
     private let show: Mutex<(config: Scene, runtime: RuntimeState)>
     /// Serialises changes, so two clients changing different layers both take effect.
     private let changes = Mutex(())
+    /// What live fields are expanded with: the time zone and `set-var`'s variables.
+    private let fieldValues: Mutex<LiveFields.Values>
+    /// The minute (or second) turn whose new field values are already prepared, with the
+    /// scene time of its frame: a text set after that is brought up to it too.
+    private let preparedTurn = Mutex<(date: Date, from: Double)?>(nil)
+    /// Told after a change of what texts are shown (the field clock re-arms).
+    private let textsChanged = Mutex<(@Sendable () -> Void)?>(nil)
 
-    /// Prepares `config` with the `saved` changes that still apply, its motion starting at 0.
-    public init(config: Scene, saved: PersistedState = PersistedState(), fonts: FontLibrary) throws(FreeTypeError) {
+    /// Prepares `config` with the `saved` changes that still apply, its motion starting at 0,
+    /// its live fields expanded with `fieldValues` and the saved variables.
+    public init(
+        config: Scene, saved: PersistedState = PersistedState(), fonts: FontLibrary,
+        fieldValues: LiveFields.Values = LiveFields.Values(), at date: Date = Date()
+    ) throws(FreeTypeError) {
+        var values = fieldValues
+        for (name, value) in saved.variables
+        where LiveFields.isVariableName(name) && value.unicodeScalars.count <= Request.maxTextLength
+            && values.variables.count < LiveFields.maxVariables
+        {
+            values.variables[name] = value
+        }
+        let restored = values
+        self.fieldValues = Mutex(restored)
         let (scene, runtime) = RuntimeState.shown(config: config, runtime: RuntimeState(saved: saved))
-        var prepared = try PreparedScene(scene, beginTime: 0, fonts: fonts)
+        var prepared = try PreparedScene(
+            scene, beginTime: 0, fonts: fonts, fields: { LiveFields.expand($0, at: date, restored) })
         for id in runtime.active.stopped {
             if let i = prepared.slotIndex(of: id) { prepared = prepared.setting(running: false, ofLayer: i, now: 0) }
         }
@@ -33,6 +55,20 @@ public final class SceneStore: Sendable {
 
     /// The run-time changes now.
     public var runtime: RuntimeState { show.withLock { $0.runtime } }
+
+    /// The variables `set-var` set.
+    public var variables: [String: String] { fieldValues.withLock { $0.variables } }
+
+    /// Expands live fields as they stand at `date`.
+    public func fields(at date: Date) -> @Sendable (String) -> String {
+        let values = fieldValues.withLock { $0 }
+        return { LiveFields.expand($0, at: date, values) }
+    }
+
+    /// Calls `body` after every change of the texts shown or the fields' values.
+    public func onTextsChanged(_ body: @escaping @Sendable () -> Void) { textsChanged.withLock { $0 = body } }
+
+    private func announceTexts() { textsChanged.withLock { $0 }?() }
 
     /// The file's scene under the layers shown now (the config's, or a loaded scene's).
     var fileScene: Scene { show.withLock { $0.runtime.fileScene(config: $0.config) } }
@@ -49,14 +85,17 @@ public final class SceneStore: Sendable {
             var runtime = self.runtime
             runtime.loaded = loaded
             let (scene, kept) = RuntimeState.shown(config: config, runtime: runtime)
-            var prepared = try PreparedScene(scene, replacing: self.scene, beginTime: beginTime, fonts: fonts)
+            var prepared = try PreparedScene(
+                scene, replacing: self.scene, beginTime: beginTime, fonts: fonts, fields: fields(at: Date()))
             for (i, layer) in scene.layers.enumerated() {
                 prepared = prepared.setting(
                     running: !kept.active.stopped.contains(layer.id), ofLayer: i, now: beginTime)
             }
             install { current.withLock { $0 = prepared } }
             show.withLock { $0 = (config, kept) }
+            bringUpToPreparedTurn(now: beginTime)
         }
+        announceTexts()
     }
 
     /// Records a change of the active layers' run-time state.
@@ -159,6 +198,10 @@ public final class SceneStore: Sendable {
         guard text.unicodeScalars.count <= Request.maxTextLength else {
             throw ControlError(.invalidArgument, "text is longer than \(Request.maxTextLength) characters")
         }
+        if let problem = LiveFields.problems(in: text).first {
+            throw ControlError(.invalidArgument, "text: \(problem)")
+        }
+        defer { announceTexts() }
         return try changes.withLock { _ throws(ControlError) -> Double? in
             let base = scene
             for name in RichText.iconNames(in: text) where base.scene.icons[name] == nil {
@@ -176,7 +219,8 @@ public final class SceneStore: Sendable {
             let changed: PreparedScene
             do throws(PreparedScene.TextChangeError) {
                 changed = try base.settingText(
-                    text, ofLayer: index, when: when, now: now, from: from, fonts: fonts, transition: transition)
+                    text, ofLayer: index, when: when, now: now, from: from, fonts: fonts, transition: transition,
+                    fields: fields(at: Date()))
             } catch {
                 switch error {
                 case .noText(let id): throw ControlError(.invalidArgument, "layer \"\(id)\" shows no text")
@@ -184,6 +228,7 @@ public final class SceneStore: Sendable {
                 }
             }
             current.withLock { $0 = changed }
+            bringUpToPreparedTurn(now: now, layer: index)
             let configText = fileScene.layers.first { $0.id == target }?.text
             record { state in
                 guard let configText else { return }
@@ -228,7 +273,8 @@ public final class SceneStore: Sendable {
                 run = try NotificationRun(
                     sources, begin: begin, firstStart: firstStart, content: slot.tree(at: frozenAt), frozenAt: frozenAt,
                     lag: slot.lag,
-                    transition: effective, rect: shown.rect, context: PreparationContext(base.scene, fonts: fonts),
+                    transition: effective, rect: shown.rect,
+                    context: PreparationContext(base.scene, fonts: fonts, fields: fields(at: Date())),
                     previous: slot.notifications)
             } catch {
                 throw ControlError(.internal, "could not lay out the notification: \(error)")
@@ -236,5 +282,92 @@ public final class SceneStore: Sendable {
             current.withLock { $0 = base.setting(notifications: run, ofLayer: index, now: now) }
             return run
         }
+    }
+
+    // MARK: Live fields
+
+    /// Sets variable `name` (empty: unset) for every `{var:NAME}` field; the texts showing
+    /// it are laid out again and shown from scene time `now`, marquees going on where they are.
+    public func setVariable(_ name: String, to value: String, now: Double) throws(ControlError) {
+        guard LiveFields.isVariableName(name) else {
+            throw ControlError(.invalidArgument, "name must be 1 to 64 of A-Z a-z 0-9 _ . -")
+        }
+        guard value.unicodeScalars.count <= Request.maxTextLength else {
+            throw ControlError(.invalidArgument, "value is longer than \(Request.maxTextLength) characters")
+        }
+        try changes.withLock { _ throws(ControlError) in
+            try fieldValues.withLock { values throws(ControlError) in
+                if value.isEmpty {
+                    values.variables[name] = nil
+                } else {
+                    guard values.variables[name] != nil || values.variables.count < LiveFields.maxVariables else {
+                        throw ControlError(.busy, "\(LiveFields.maxVariables) variables are set; unset one first")
+                    }
+                    values.variables[name] = value
+                }
+            }
+            refresh(at: Date(), from: now, now: now) { LiveFields.variables(in: $0).contains(name) }
+        }
+        announceTexts()
+    }
+
+    /// Reads times of day in `zone` from now on; clock fields are shown again at once.
+    public func setTimeZone(_ zone: TimeZone, now: Double) {
+        changes.withLock { _ in
+            guard fieldValues.withLock({ $0.timeZone }) != zone else { return }
+            fieldValues.withLock { $0.timeZone = zone }
+            refresh(at: Date(), from: now, now: now) { LiveFields.granularity(of: $0) != nil }
+        }
+        announceTexts()
+    }
+
+    /// Prepares every text whose fields show another value at `date` (a minute turning) and
+    /// swaps each in at scene time `from`, the frame due at that instant.
+    public func refreshFields(at date: Date, from: Double, now: Double) {
+        changes.withLock { _ in
+            preparedTurn.withLock { $0 = (date, from) }
+            refresh(at: date, from: from, now: now) { LiveFields.granularity(of: $0) != nil }
+        }
+    }
+
+    /// The next instant after `date` at which a text shown or waiting may show another value.
+    public func nextFieldChange(after date: Date) -> Date? {
+        let slots = scene.slots
+        var finest: LiveFields.Granularity?
+        for slot in slots {
+            for layer in [slot.current, slot.next?.layer].compactMap({ $0 }) {
+                if let text = layer.source.text, let g = LiveFields.granularity(of: text) {
+                    finest = min(finest ?? g, g)
+                }
+            }
+        }
+        return finest.map { LiveFields.nextChange(after: date, granularity: $0) }
+    }
+
+    /// Lays out again, from `from`, the slots whose text passes `affected` (under `changes`).
+    private func refresh(at date: Date, from: Double, now: Double, layer: Int? = nil, _ affected: (String) -> Bool) {
+        let expand = fields(at: date)
+        var scene = self.scene
+        var changed = false
+        for index in layer.map({ [$0] }) ?? Array(scene.slots.indices) {
+            guard let text = scene.slots[index].current.source.text, affected(text) else { continue }
+            do {
+                if let next = try scene.refreshingFields(
+                    ofLayer: index, fields: expand, from: from, now: now, fonts: fonts)
+                {
+                    scene = next
+                    changed = true
+                }
+            } catch {
+                continue  // the text shown stays; the next turn tries again
+            }
+        }
+        if changed { current.withLock { $0 = scene } }
+    }
+
+    /// A text laid out after the next turn's values were prepared gets them too (under `changes`).
+    private func bringUpToPreparedTurn(now: Double, layer: Int? = nil) {
+        guard let turn = preparedTurn.withLock({ $0 }), turn.from > now else { return }
+        refresh(at: turn.date, from: turn.from, now: now, layer: layer) { LiveFields.granularity(of: $0) != nil }
     }
 }

@@ -68,7 +68,15 @@ extension ControlPlane {
         let stats = clock.stats
         let layers: [JSONValue] = scene.scene.layers.indices.map { i in
             var entry: [String: JSONValue] = ["id": .string(scene.scene.layers[i].id)]
-            if scene.scene.layers[i].text != nil { entry["text"] = .string(scene.text(ofLayer: i, at: now)) }
+            if scene.scene.layers[i].text != nil {
+                let text = scene.text(ofLayer: i, at: now)
+                entry["text"] = .string(text)
+                // With live fields, what the board shows now.
+                let slot = scene.slots[i]
+                if let shown = slot.layer(at: slot.localTime(now)).shownText, shown != text {
+                    entry["shown"] = .string(shown)
+                }
+            }
             if let pending = scene.pendingText(ofLayer: i, at: now) { entry["pending"] = StatusReport.pending(pending) }
             if case .spotlight(let s) = scene.scene.layers[i] {
                 entry["zone"] = .string(s.zones[s.selected].name ?? String(s.selected))
@@ -109,6 +117,12 @@ extension ControlPlane {
                 ]
             } ?? .null
         result["queued"] = .int(Int64(notices.queued))
+        result["vars"] = .object(store.variables.mapValues { .string($0) })
+        if let id = scene.scene.mainLayerID, let i = scene.slotIndex(of: id), case .object(let layer) = layers[i],
+            let shown = layer["shown"]
+        {
+            result["shown"] = shown
+        }
         let fade = display.fade
         if fade.value(at: now) != fade.to {
             result["brightness_fade"] = ["to": .double(fade.to), "until": .double(fade.start + fade.duration)]

@@ -85,10 +85,13 @@ public struct PreparedScene: Sendable {
     public let scene: Scene
     public let slots: [Slot]
 
-    /// Prepares every layer of `scene`, their motion starting at `beginTime`.
-    public init(_ scene: Scene, beginTime: Double, fonts: FontLibrary) throws(FreeTypeError) {
+    /// Prepares every layer of `scene`, their motion starting at `beginTime`, their live
+    /// fields expanded by `fields`.
+    public init(
+        _ scene: Scene, beginTime: Double, fonts: FontLibrary, fields: (@Sendable (String) -> String)? = nil
+    ) throws(FreeTypeError) {
         self.scene = scene
-        let context = PreparationContext(scene, fonts: fonts)
+        let context = PreparationContext(scene, fonts: fonts, fields: fields)
         self.slots = try scene.layers.map { layer throws(FreeTypeError) in
             Slot(
                 current: try PreparedSceneLayer(layer, in: context, beginTime: beginTime),
@@ -99,12 +102,13 @@ public struct PreparedScene: Sendable {
     /// Prepares `scene` as a change from `previous`: a layer that is the same as before, on a
     /// board of the same size, keeps its prepared state and its motion, so it does not jump;
     /// any other layer starts at `beginTime`.
-    public init(_ scene: Scene, replacing previous: PreparedScene, beginTime: Double, fonts: FontLibrary)
-        throws(FreeTypeError)
-    {
+    public init(
+        _ scene: Scene, replacing previous: PreparedScene, beginTime: Double, fonts: FontLibrary,
+        fields: (@Sendable (String) -> String)? = nil
+    ) throws(FreeTypeError) {
         let sameBoard = scene.width == previous.scene.width && scene.height == previous.scene.height
         self.scene = scene
-        let context = PreparationContext(scene, fonts: fonts)
+        let context = PreparationContext(scene, fonts: fonts, fields: fields)
         self.slots = try scene.layers.map { layer throws(FreeTypeError) in
             if sameBoard, let i = previous.slotIndex(of: layer.id), previous.scene.layers[i] == layer {
                 return previous.slots[i]
@@ -144,7 +148,7 @@ public struct PreparedScene: Sendable {
     /// once).
     public func settingText(
         _ text: String, ofLayer index: Int, when: When, now sceneNow: Double, from sceneFrom: Double? = nil,
-        fonts: FontLibrary, transition: Transition? = nil
+        fonts: FontLibrary, transition: Transition? = nil, fields: (@Sendable (String) -> String)? = nil
     ) throws(TextChangeError) -> PreparedScene {
         let now = slots[index].localTime(sceneNow)
         let earliest = sceneFrom.map { max(now, now + $0 - sceneNow) } ?? now
@@ -156,8 +160,8 @@ public struct PreparedScene: Sendable {
             var effective = transition ?? .cut
             if transition == nil, case .marquee(let marquee) = source { effective = marquee.transition }
             prepared = try PreparedSceneLayer(
-                source, in: PreparationContext(scene, fonts: fonts), beginTime: start, replacing: shown,
-                transition: effective, addedAt: shown.addedAt)
+                source, in: PreparationContext(scene, fonts: fonts, fields: fields), beginTime: start,
+                replacing: shown, transition: effective, addedAt: shown.addedAt)
         } catch {
             throw .font(error)
         }
@@ -165,6 +169,35 @@ public struct PreparedScene: Sendable {
         slots[index] = slots[index].replacing(with: prepared, from: start > now ? start : nil, keeping: shown)
         var scene = self.scene
         scene.layers[index] = source
+        return PreparedScene(scene: scene, slots: slots)
+    }
+
+    /// A copy with layer `index` showing its text's live fields as `fields` expands them,
+    /// from scene time `from` (the frame a minute turns, or the next one), its marquee going
+    /// on from the pixel it has reached; `nil` when the text shown would not change, or when
+    /// a text change is still waiting (it is laid out with the fields when it was set).
+    public func refreshingFields(
+        ofLayer index: Int, fields: @escaping @Sendable (String) -> String, from sceneFrom: Double,
+        now sceneNow: Double, fonts: FontLibrary
+    ) throws(FreeTypeError) -> PreparedScene? {
+        let slot = slots[index]
+        let now = slot.localTime(sceneNow)
+        if let next = slot.next, next.from > now { return nil }
+        let from = max(slot.localTime(sceneFrom), now)
+        let shown = slot.layer(at: from)
+        guard let text = shown.source.text, fields(text) != shown.shownText else { return nil }
+        // The same time into the loop as before: the strip keeps its pixel (a shorter text
+        // whose loop that time overruns wraps round, as a repeating strip does).
+        var marqueeBegin = from
+        if let timing = shown.path?.timing, timing.duration.isFinite, timing.duration > 0 {
+            let elapsed = from - timing.beginTime
+            marqueeBegin = from - (elapsed - (elapsed / timing.duration).rounded(.down) * timing.duration)
+        }
+        let prepared = try PreparedSceneLayer(
+            shown.source, in: PreparationContext(scene, fonts: fonts, fields: fields), beginTime: shown.beginTime,
+            addedAt: shown.addedAt, marqueeBeginTime: marqueeBegin)
+        var slots = self.slots
+        slots[index] = slot.replacing(with: prepared, from: from > now ? from : nil, keeping: slot.layer(at: now))
         return PreparedScene(scene: scene, slots: slots)
     }
 

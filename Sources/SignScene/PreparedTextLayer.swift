@@ -19,8 +19,11 @@ public struct PreparedTextLayer: Sendable {
     /// Characters no font in the chain could draw.
     public var missing: [Unicode.Scalar] { tree.missingCharacters }
 
-    /// Lays out `layer` for the context's board, its motion starting at scene time `beginTime`.
-    public init(_ layer: TextLayer, in context: PreparationContext, beginTime: Double) throws(FreeTypeError) {
+    /// Lays out `layer` for the context's board, its text animations starting at scene time
+    /// `beginTime` and its scroll at `marqueeBeginTime` (default: `beginTime` too).
+    public init(_ layer: TextLayer, in context: PreparationContext, beginTime: Double, marqueeBeginTime: Double? = nil)
+        throws(FreeTypeError)
+    {
         let rect = layer.frame ?? PixelRect(x: 0, y: 0, width: context.boardWidth, height: context.boardHeight)
         // Laid out once: the strip below draws this raster, repeating it after the gap.
         let raster = try TextRaster(
@@ -42,7 +45,8 @@ public struct PreparedTextLayer: Sendable {
         // Left-right travels across the overflow (leftwards) or the free space (rightwards).
         let bounce = (width - 2 * fade.rounded(.up)) - Double(textWidth)
         path = MarqueePath(
-            home: home, cycle: Double(textWidth + gap), speed: speed, beginTime: beginTime, mode: mode,
+            home: home, cycle: Double(textWidth + gap), speed: speed, beginTime: marqueeBeginTime ?? beginTime,
+            mode: mode,
             pause: layer.marquee.pause,
             bounce: bounce)
 
@@ -55,7 +59,10 @@ public struct PreparedTextLayer: Sendable {
                     repeatGap: repeats ? Double(gap) : nil)),
             frame: Rect(x: home, y: 0, width: max(Double(textWidth), 1), height: height))
         strip.motion = layer.marquee.motion
-        strip.animations = layer.textAnimations + (path.animation.map { [$0] } ?? [])
+        // The text's own animations count from `beginTime`; the scroll has its begin time set.
+        strip.animations = layer.textAnimations
+        strip = strip.resolvingBeginTimes(to: beginTime)
+        strip.animations += path.animation.map { [$0] } ?? []
         var container = Layer(
             id: layer.id, frame: Rect(x: Double(rect.x), y: Double(rect.y), width: width, height: height),
             masksToBounds: true,
@@ -67,7 +74,6 @@ public struct PreparedTextLayer: Sendable {
                     ramp: ColorRamp(colors: [.clear, .white, .white, .clear], locations: [0, f, 1 - f, 1]),
                     startPoint: Point(x: 0, y: 0.5), endPoint: Point(x: 1, y: 0.5))),
             frame: Rect(x: 0, y: 0, width: width, height: height))
-        tree = try PreparedLayer(
-            container.resolvingBeginTimes(to: beginTime), fonts: context.fonts, icons: context.icons, reusing: raster)
+        tree = try PreparedLayer(container, fonts: context.fonts, icons: context.icons, reusing: raster)
     }
 }

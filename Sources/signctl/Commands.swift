@@ -239,6 +239,31 @@ struct Dismiss: ParsableCommand {
     }
 }
 
+/// `signctl set-var NAME VALUE`.
+struct SetVar: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "set-var",
+        abstract: "Set the variable every {var:NAME} field shows (an empty value unsets it).")
+
+    @Argument(help: "The variable's name: 1 to 64 of A-Z a-z 0-9 _ . -")
+    var name: String
+
+    @Argument(help: "Its value, shown as written (braces and all).")
+    var value: String
+
+    @OptionGroup var connection: Connection
+
+    func validate() throws {
+        guard Request.SetVar.isValidName(name) else {
+            throw ValidationError("a variable's name is 1 to 64 of A-Z a-z 0-9 _ . -")
+        }
+    }
+
+    func run() throws {
+        try connection.send(Request.SetVar(name: name, value: value))
+    }
+}
+
 /// `signctl set-brightness VALUE`.
 struct SetBrightness: ParsableCommand {
     static let configuration = CommandConfiguration(

@@ -24,6 +24,9 @@ struct Status: ParsableCommand {
         let lateness = status["lateness_ms"]
         func ms(_ key: String) -> String { lateness?[key]?.doubleValue.map { String($0) } ?? "?" }
         print("text:     \((status["text"]?.stringValue ?? "").escapingControlCharacters)")
+        if let shown = status["shown"]?.stringValue {
+            print("shown:    \(shown.escapingControlCharacters)")
+        }
         if let pending = status["pending"]?["text"]?.stringValue {
             print("next:     \(pending.escapingControlCharacters) (at the end of this loop)")
         }
@@ -40,6 +43,12 @@ struct Status: ParsableCommand {
         if let brightness = status["brightness"] {
             let fading = status["brightness_fade"]?.objectValue?["to"].map { ", fading to \($0.jsonString)" } ?? ""
             print("display:  \(status["display"]?.stringValue ?? "on"), brightness \(brightness.jsonString)\(fading)")
+        }
+        if let vars = status["vars"]?.objectValue, !vars.isEmpty {
+            for name in vars.keys.sorted() {
+                let value = (vars[name]?.stringValue ?? "").escapingControlCharacters
+                print("var:      \(name.escapingControlCharacters) = \(value)")
+            }
         }
         print("lateness: p50 \(ms("p50")) ms, p99 \(ms("p99")) ms, max \(ms("max")) ms")
         print("uptime:   \(number("uptime_s")) s")

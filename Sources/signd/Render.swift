@@ -27,12 +27,21 @@ struct Render: ParsableCommand {
     @Option(help: "Enlarge .gif and .png output by this whole factor, pixel for pixel (default 1).")
     var scale: Int = 1
 
+    @Option(
+        help:
+            "The wall-clock instant of frame 0, for live fields (ISO 8601, e.g. 2026-03-29T01:59:58+01:00; default: now)."
+    )
+    var at: String?
+
     func validate() throws {
         guard (1...16).contains(scale) else { throw ValidationError("--scale must be from 1 to 16") }
         guard frames > 0 else { throw ValidationError("--frames must be at least 1") }
         if let fps, !(fps > 0 && fps <= 1000) { throw ValidationError("--fps must be between 0 and 1000") }
         if let out, ![".gif", ".png", ".rgb"].contains(where: { out.hasSuffix($0) }) {
             throw ValidationError("--out must end in .gif, .png or .rgb")
+        }
+        if let at, LiveFields.instant(at) == nil {
+            throw ValidationError("--at must be an ISO-8601 instant with its offset, e.g. 2026-03-29T01:59:58+01:00")
         }
     }
 
@@ -46,7 +55,15 @@ struct Render: ParsableCommand {
             throw ExitCode(1)
         }
         let rate = fps ?? loaded.display.fps
-        let scene = try PreparedScene(loaded.scene, beginTime: 0, fonts: fonts)
+        // Live fields follow a wall clock that starts at --at: each minute's (or second's)
+        // texts are prepared before the frame the turn falls on and shown from it, as the
+        // daemon's field clock does.
+        let start = at.flatMap(LiveFields.instant) ?? Date()
+        let store = try SceneStore(
+            config: loaded.scene, fonts: fonts,
+            fieldValues: LiveFields.Values(timeZone: Daemon.timeZone(loaded.display)),
+            at: start)
+        var turn = store.nextFieldChange(after: start)
         var frame = Frame(width: loaded.display.width, height: loaded.display.height)
         let renderer = Renderer(width: frame.width, height: frame.height)
         var raw: FileHandle?
@@ -63,9 +80,16 @@ struct Render: ParsableCommand {
         // Only rendering is timed: the summary line is the renderer's speed.
         var seconds = 0.0
         for k in 0..<frames {
-            let start = Date()
-            renderer.render(scene, at: Double(k) / rate, into: &frame)
-            seconds += Date().timeIntervalSince(start)
+            let t = Double(k) / rate
+            while let due = turn, due.timeIntervalSince(start) <= t {
+                let from = (due.timeIntervalSince(start) * rate - 1e-9).rounded(.up) / rate
+                store.refreshFields(at: due, from: from, now: max(0, Double(k - 1) / rate))
+                turn = store.nextFieldChange(after: due)
+            }
+            let scene = store.scene
+            let began = Date()
+            renderer.render(scene, at: t, into: &frame)
+            seconds += Date().timeIntervalSince(began)
             if let raw { raw.write(Data(frame.pixels)) }
             gif?.add(frame.enlarged(by: scale))
         }

@@ -250,6 +250,14 @@ struct ConfigLoaderTests {
         #expect(found.count == 1 && found[0].hasPrefix("t.toml:3: layer[0].image: cannot read the image:"))
     }
 
+    @Test("a malformed live field in a text is a problem at the text's line, without the text")
+    func malformedField() {
+        let found = problems("[[layer]]\ntext = \"left {countdown:soon}\"\n")
+        #expect(found.count == 1 && found[0].hasPrefix("t.toml:2: layer[0].text: a {countdown:...} field needs"))
+        #expect(!found[0].contains("soon"))
+        #expect(problems("[[layer]]\ntext = \"{time:%H:%M} {var:temp}\"\n").isEmpty)
+    }
+
     @Test("text naming an icon that is not in [icons] is a problem")
     func unknownIcon() {
         #expect(

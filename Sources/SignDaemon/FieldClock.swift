@@ -1,0 +1,73 @@
+import Dispatch
+import Foundation
+import Synchronization
+
+/// Keeps live fields current: a wall-clock timer fires a quarter of a second before each
+/// minute (or second) at which a shown text's clock or countdown can change, the texts whose
+/// value changes are laid out then, off the frame clock, and swapped in at the frame due at
+/// that instant, not a frame later. A text with no clock field costs no timer at all; a
+/// clock set by NTP or a daylight-saving change is followed, as the timer is on wall time.
+final class FieldClock: Sendable {
+    /// How long before the turn its texts are prepared.
+    static let lead = 0.25
+
+    private let store: SceneStore
+    private let clock: FrameClock
+    private let queue = DispatchQueue(label: "signd.field-clock")
+    /// The timer and the turn it is armed for; used on `queue` only.
+    private nonisolated(unsafe) var timer: DispatchSourceTimer?
+    private nonisolated(unsafe) var armedFor: Date?
+
+    init(store: SceneStore, clock: FrameClock) {
+        self.store = store
+        self.clock = clock
+    }
+
+    /// Follows the store's texts from now on.
+    func start() {
+        store.onTextsChanged { [weak self] in self?.textsChanged() }
+        queue.async { self.arm(after: Date()) }
+    }
+
+    /// Stops the timer (the daemon is stopping).
+    func stop() {
+        queue.sync {
+            timer?.cancel()
+            timer = nil
+        }
+    }
+
+    /// A text changed: a turn earlier than the armed one (a new seconds field) re-arms.
+    private func textsChanged() {
+        queue.async {
+            guard let next = self.store.nextFieldChange(after: Date()) else { return }
+            if let armed = self.armedFor, armed <= next { return }
+            self.arm(after: Date())
+        }
+    }
+
+    /// Arms the timer for the next turn after `date` (on `queue`).
+    private func arm(after date: Date) {
+        timer?.cancel()
+        timer = nil
+        armedFor = nil
+        guard let turn = store.nextFieldChange(after: date) else { return }
+        let fire = max(turn.timeIntervalSince1970 - Self.lead, Date().timeIntervalSince1970)
+        let timer = DispatchSource.makeTimerSource(flags: .strict, queue: queue)
+        let spec = timespec(tv_sec: Int(fire.rounded(.down)), tv_nsec: Int((fire - fire.rounded(.down)) * 1e9))
+        timer.schedule(wallDeadline: DispatchWallTime(timespec: spec), leeway: .milliseconds(5))
+        timer.setEventHandler { [weak self] in self?.turnDue(turn) }
+        timer.activate()
+        self.timer = timer
+        armedFor = turn
+    }
+
+    /// The turn is near (on `queue`): prepare its texts for the frame due at it.
+    private func turnDue(_ turn: Date) {
+        let wait = turn.timeIntervalSinceNow
+        let monotonic = MonotonicClock.now() &+ UInt64(max(0, wait) * 1e9)
+        let from = clock.sceneTime(ofFirstFrameAtOrAfterMonotonic: monotonic)
+        store.refreshFields(at: turn, from: from, now: clock.sceneTime())
+        arm(after: turn)
+    }
+}
