@@ -49,12 +49,16 @@ public final class Daemon: Sendable {
     /// Follows `[[brightness]]` through the day.
     let brightnessScheduler: BrightnessScheduler
     let fieldClock: FieldClock
+    /// Every 30 s hands the pages malloc keeps free back to the kernel, so the resident set
+    /// follows what signd holds rather than what it once held.
+    private let memoryTrim = Mutex<DispatchSourceTimer?>(nil)
 
     /// Sets everything up and starts; throws a message for a person if anything cannot start.
     public init(options: Options, logger: Logger) throws {
         var logger = logger
         self.options = options
         let startedAt = MonotonicClock.now()
+        ProcessMemory.limitArenas()
         let fonts = try FontLibrary()
         let config = try ConfigLoader.load(path: options.configPath, fonts: fonts, parser: .isolated)
         self.fonts = fonts
@@ -140,6 +144,13 @@ public final class Daemon: Sendable {
         clock.start()
         brightnessScheduler.run(Self.brightnessSchedule(config), keepRequested: true)
         fieldClock.start()
+        memoryTrim.withLock {
+            let trim = DispatchSource.makeTimerSource(queue: .global(qos: .utility))
+            trim.setEventHandler { ProcessMemory.releaseFreePages() }
+            trim.schedule(deadline: .now() + 30, repeating: 30, leeway: .seconds(5))
+            trim.activate()
+            $0 = trim
+        }
         if let timeout = SystemdNotifier.watchdogTimeout() {
             watchdog.withLock { $0 = Watchdog(timeoutMicroseconds: timeout) { clock.lastFrameNumber } }
         }
@@ -324,6 +335,7 @@ public final class Daemon: Sendable {
         watchdog.withLock { $0?.stop() }
         brightnessScheduler.stop()
         fieldClock.stop()
+        memoryTrim.withLock { $0?.cancel() }
         clock.stop()
         if config.withLock({ $0.display.blankOnStop }) {
             clock.sync { renderLoop.blank(number: clock.lastFrameNumber + 1) }

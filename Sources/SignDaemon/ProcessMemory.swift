@@ -21,4 +21,16 @@ public struct ProcessMemory: Sendable, Equatable {
         let info = mallinfo2()
         return ProcessMemory(residentBytes: resident, heapInUseBytes: Int(info.uordblks + info.hblkhd))
     }
+
+    /// Most malloc arenas signd's threads share. glibc gives each thread that meets a locked
+    /// arena a new one, up to eight per core, and each keeps the pages its frees leave; for a
+    /// daemon whose frame path allocates nothing, two are plenty.
+    public static let maxArenas: Int32 = 2
+
+    /// Limits glibc to `maxArenas` arenas; call before the threads start.
+    public static func limitArenas() { _ = mallopt(M_ARENA_MAX, maxArenas) }
+
+    /// Hands the free pages inside every arena back to the kernel (glibc trims only the top
+    /// of an arena on its own, so pages freed below live allocations stay resident).
+    public static func releaseFreePages() { _ = malloc_trim(0) }
 }
