@@ -46,26 +46,14 @@ public struct BrightnessSchedule: Sendable, Equatable {
         return h * 3600 + m * 60 + s
     }
 
-    private var calendar: Calendar {
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = timeZone
-        return calendar
-    }
+    private var day: LocalDay { LocalDay(timeZone) }
 
-    /// Local midnight of the day `offset` days from the one containing `date` (by the
-    /// calendar, so a 23- or 25-hour day is one day).
-    func midnight(_ offset: Int, from date: Date) -> Date {
-        let today = calendar.startOfDay(for: date)
-        return calendar.date(byAdding: .day, value: offset, to: today).map(calendar.startOfDay(for:)) ?? today
-    }
+    /// Local midnight of the day `offset` days from the one containing `date`.
+    func midnight(_ offset: Int, from date: Date) -> Date { day.midnight(offset, from: date) }
 
     /// When `entry` begins on the local day starting at `midnight`. A time the clocks skip
     /// (02:30 on the night summer time begins) is the first moment after the gap.
-    func start(of entry: Entry, onDayStarting midnight: Date) -> Date {
-        let (h, m, s) = (entry.at / 3600, entry.at / 60 % 60, entry.at % 60)
-        return calendar.date(bySettingHour: h, minute: m, second: s, of: midnight, matchingPolicy: .nextTime)
-            ?? midnight.addingTimeInterval(Double(entry.at))
-    }
+    func start(of entry: Entry, onDayStarting midnight: Date) -> Date { day.instant(entry.at, onDayStarting: midnight) }
 
     /// The latest change at or before `date` (looking back over the day before), if any.
     public func latest(atOrBefore date: Date) -> Change? {

@@ -94,6 +94,11 @@ extension ControlPlane {
             plane.hooks.changed()
             return [:]
         }
+        row(Request.Playlist.self, .changes) { plane, command, _ throws(ControlError) in
+            if let error = plane.hooks.playlist(command) { throw error }
+            plane.hooks.changed()
+            return [:]
+        }
         row(Request.SetBrightness.self, .changes) { plane, command, context in
             plane.display.setBrightness(
                 command.value, duration: command.duration ?? 0, now: context.now,

@@ -1,4 +1,5 @@
 import Foundation
+import SignControl
 import SignGraphics
 import SignScene
 
@@ -38,7 +39,10 @@ public enum ConfigLoader {
         var config = DaemonConfig()
         reader.rejectUnknownKeys(
             root, at: "",
-            allowed: ["display", "control", "layer", "output", "preview", "state", "icons", "brightness"])
+            allowed: [
+                "display", "control", "layer", "output", "preview", "state", "icons", "brightness", "playlist",
+                "schedule",
+            ])
         readDisplay(root, into: &config, &reader)
         readControl(root, into: &config, &reader)
         readPreview(root, into: &config, &reader)
@@ -47,6 +51,8 @@ public enum ConfigLoader {
         readBrightness(root, into: &config, &reader)
         readLayers(root, into: &config, &reader, fonts: fonts)
         readOutputs(root, into: &config, &reader)
+        readPlaylists(root, into: &config, &reader)
+        readSchedule(root, into: &config, &reader)
         config.streams = reader.streams
         for (i, layer) in config.layers.enumerated() {
             for name in RichText.iconNames(in: layer.text ?? "") where config.icons[name] == nil {
@@ -95,6 +101,99 @@ public enum ConfigLoader {
             let fade = r.number(t, "fade", at: path, in: 0...86400) ?? 0
             if let seconds, let value {
                 config.brightnessSchedule.append(BrightnessSchedule.Entry(at: seconds, value: value, fade: fade))
+            }
+        }
+    }
+
+    /// `[[playlist]]` with its `[[playlist.item]]`s.
+    private static func readPlaylists(_ root: ConfigTable, into config: inout DaemonConfig, _ r: inout ConfigReader) {
+        let directory = r.file.split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/")
+        for (i, t) in r.tables(root, "playlist", at: "").enumerated() {
+            let path = "playlist[\(i)]"
+            r.rejectUnknownKeys(t, at: path, allowed: ["name", "layer", "transition", "item"])
+            guard let name = r.string(t, "name", at: path) else {
+                r.problem(path + ".name", "missing: the playlist's name")
+                continue
+            }
+            if config.playlists.contains(where: { $0.name == name }) {
+                r.problem(path + ".name", "another playlist has this name")
+            }
+            let layer = r.string(t, "layer", at: path)
+            if let layer, !config.layers.contains(where: { $0.id == layer && $0.text != nil }) {
+                r.problem(path + ".layer", "no layer with this id shows text")
+            } else if layer == nil, config.scene.mainLayerID == nil {
+                r.problem(path + ".layer", "the config has no text layer to show the playlist on")
+            }
+            let transition: Transition.Kind? = r.choice(t, "transition", at: path)
+            var items: [Playlist.Item] = []
+            for (j, item) in r.tables(t, "item", at: path).enumerated() {
+                let itemPath = "\(path).item[\(j)]"
+                r.rejectUnknownKeys(item, at: itemPath, allowed: ["text", "scene", "duration", "loops"])
+                let text = r.string(item, "text", at: itemPath)
+                let scene = r.string(item, "scene", at: itemPath)
+                let duration = r.number(item, "duration", at: itemPath, in: 0.1...86400)
+                let loops = r.int(item, "loops", at: itemPath, in: 1...1000)
+                if duration != nil, loops != nil {
+                    r.problem(itemPath, "give duration or loops, not both")
+                }
+                switch (text, scene) {
+                case (let text?, nil):
+                    if text.unicodeScalars.count > Request.maxTextLength {
+                        r.problem(itemPath + ".text", "longer than \(Request.maxTextLength) characters")
+                    }
+                    for problem in LiveFields.problems(in: text) { r.problem(itemPath + ".text", problem.description) }
+                    for icon in RichText.iconNames(in: text) where config.icons[icon] == nil {
+                        r.problem(itemPath + ".text", "no icon \"\(icon)\" in [icons]")
+                    }
+                    items.append(Playlist.Item(.text(text), duration: duration, loops: loops ?? 1))
+                case (nil, let scene?):
+                    let full = scene.hasPrefix("/") || directory.isEmpty ? scene : "\(directory)/\(scene)"
+                    items.append(Playlist.Item(.scene(full), duration: duration ?? 10, loops: loops ?? 1))
+                default:
+                    r.problem(itemPath, "an item shows a text or a scene: give one of them")
+                }
+            }
+            if items.isEmpty, !t.keys.contains("item") { r.problem(path + ".item", "missing: a playlist needs items") }
+            config.playlists.append(Playlist(name: name, layer: layer, transition: transition, items: items))
+        }
+    }
+
+    /// `[[schedule]]`: what is shown by day and time.
+    private static func readSchedule(_ root: ConfigTable, into config: inout DaemonConfig, _ r: inout ConfigReader) {
+        let directory = r.file.split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/")
+        for (i, t) in r.tables(root, "schedule", at: "").enumerated() {
+            let path = "schedule[\(i)]"
+            r.rejectUnknownKeys(t, at: path, allowed: ["days", "from", "to", "playlist", "scene"])
+            var days = Set(1...7)
+            if let value = t["days"] {
+                let words = value.array?.compactMap(\.string)
+                if let words, words.count == value.array?.count, let d = ShowSchedule.days(words), !d.isEmpty {
+                    days = d
+                } else {
+                    r.problem(path + ".days", "expected an array of days of the week, e.g. [\"mon-fri\", \"sat\"]")
+                }
+            }
+            func time(_ key: String) -> Int? {
+                guard let text = r.string(t, key, at: path) else { return nil }
+                guard let seconds = BrightnessSchedule.timeOfDay(text) else {
+                    r.problem(path + "." + key, "not a time of day (\"HH:MM\", 00:00 to 23:59)")
+                    return nil
+                }
+                return seconds
+            }
+            let (from, to) = (time("from"), time("to"))
+            let playlist = r.string(t, "playlist", at: path), scene = r.string(t, "scene", at: path)
+            switch (playlist, scene) {
+            case (let name?, nil):
+                if !config.playlists.contains(where: { $0.name == name }) {
+                    r.problem(path + ".playlist", "no [[playlist]] has this name")
+                }
+                config.schedule.append(ShowSchedule.Entry(days: days, from: from, to: to, target: .playlist(name)))
+            case (nil, let scene?):
+                let full = scene.hasPrefix("/") || directory.isEmpty ? scene : "\(directory)/\(scene)"
+                config.schedule.append(ShowSchedule.Entry(days: days, from: from, to: to, target: .scene(full)))
+            default:
+                r.problem(path, "an entry shows a playlist or a scene: give one of them")
             }
         }
     }

@@ -27,6 +27,12 @@ public final class ControlPlane: Sendable {
         public var outputs: @Sendable () -> [any FrameSink] = { [] }
         /// The stream layers' receivers now.
         public var streams: @Sendable () -> [StreamReceiver] = { [] }
+        /// Carries out a `playlist` request; the error, if refused.
+        public var playlist: @Sendable (Request.Playlist) -> ControlError? = { _ in
+            ControlError(.notFound, "no playlist is configured")
+        }
+        /// The playlist playing, for `status`: `{name, item, index, paused}` or null.
+        public var playlistStatus: @Sendable () -> JSONValue = { .null }
 
         public init() {}
     }

@@ -49,6 +49,10 @@ public final class Daemon: Sendable {
     /// Follows `[[brightness]]` through the day.
     let brightnessScheduler: BrightnessScheduler
     let fieldClock: FieldClock
+    /// The playlists and the schedule; set once the daemon exists (its parts call back into it).
+    private let player = Mutex<PlaylistPlayer?>(nil)
+    /// The saved state read at start (the playlist's position is resumed from it).
+    private let savedAtStart: PersistedState
     /// Every 30 s hands the pages malloc keeps free back to the kernel, so the resident set
     /// follows what signd holds rather than what it once held.
     private let memoryTrim = Mutex<DispatchSourceTimer?>(nil)
@@ -71,6 +75,7 @@ public final class Daemon: Sendable {
         try stateFile?.checkDirectory()
         let saved = stateFile?.load() ?? PersistedState()
         self.stateFile = stateFile
+        self.savedAtStart = saved
         let store = try SceneStore(
             config: config.scene, saved: saved, fonts: fonts,
             fieldValues: LiveFields.Values(timeZone: Self.timeZone(config.display)))
@@ -130,6 +135,13 @@ public final class Daemon: Sendable {
         self.plane = plane
         self.server = ControlServer(path: socketPath, plane: plane)
         plane.install(hooks())
+        let player = PlaylistPlayer(
+            PlaylistPlayer.Parts(
+                store: store, clock: clock, events: events, logger: logger,
+                loadScene: { [unowned self] path in loadScene(path) },
+                unloadScene: { [unowned self] in unloadScene() },
+                changed: { [unowned self] in saveState() }))
+        self.player.withLock { $0 = player }
         do {
             if let fd = try SystemdNotifier.activatedSocket() {
                 try server.start(activatedSocket: fd)
@@ -144,6 +156,8 @@ public final class Daemon: Sendable {
         clock.start()
         brightnessScheduler.run(Self.brightnessSchedule(config), keepRequested: true)
         fieldClock.start()
+        player.run(
+            playlists: config.playlists, schedule: Self.showSchedule(config), resuming: savedAtStart.playlist)
         memoryTrim.withLock {
             let trim = DispatchSource.makeTimerSource(queue: .global(qos: .utility))
             trim.setEventHandler { ProcessMemory.releaseFreePages() }
@@ -178,6 +192,24 @@ public final class Daemon: Sendable {
         hooks.outputs = { [outputs] in outputs.all }
         hooks.streams = { [streams] in streams.all }
         hooks.loadScene = { [self] path in loadScene(path) }
+        hooks.playlist = { [self] command in
+            guard let player = player.withLock({ $0 }) else {
+                return ControlError(.notFound, "no playlist is configured")
+            }
+            do throws(ControlError) {
+                try player.handle(command)
+                return nil
+            } catch {
+                return error
+            }
+        }
+        hooks.playlistStatus = { [self] in
+            guard let (position, label) = player.withLock({ $0 })?.status else { return .null }
+            return [
+                "name": .string(position.playlist), "item": .string(label), "index": .int(Int64(position.index)),
+                "paused": .bool(position.paused),
+            ]
+        }
         return hooks
     }
 
@@ -195,6 +227,7 @@ public final class Daemon: Sendable {
         state.displayOff = !display.isOn
         state.brightnessSetAt = state.brightness == nil ? nil : display.setAt
         state.variables = store.variables
+        state.playlist = player.withLock { $0 }?.status?.position
         stateFile.save(state)
     }
 
@@ -218,6 +251,11 @@ public final class Daemon: Sendable {
     /// The config's `[[brightness]]` in its time zone.
     static func brightnessSchedule(_ config: DaemonConfig) -> BrightnessSchedule {
         BrightnessSchedule(entries: config.brightnessSchedule, timeZone: timeZone(config.display))
+    }
+
+    /// The config's `[[schedule]]` in its time zone.
+    static func showSchedule(_ config: DaemonConfig) -> ShowSchedule {
+        ShowSchedule(entries: config.schedule, timeZone: timeZone(config.display))
     }
 
     /// The time zone times of day and clock fields are read in: `display.timezone`, or the system's.
@@ -272,6 +310,7 @@ public final class Daemon: Sendable {
             logger.warning("control and preview settings take effect at the next start")
         }
         config.withLock { $0 = new }
+        player.withLock { $0 }?.run(playlists: new.playlists, schedule: Self.showSchedule(new), resuming: nil)
         saveState()
         logger.info("config reloaded", metadata: ["config": "\(options.configPath)", "fps": "\(new.display.fps)"])
         return []
@@ -328,6 +367,20 @@ public final class Daemon: Sendable {
         return []
     }
 
+    /// Shows the config's own layers again after a scene a playlist or the schedule showed.
+    func unloadScene() {
+        let running = config.withLock { $0 }
+        guard store.runtime.loaded != nil else { return }
+        do {
+            try store.replace(config: running.scene, loaded: nil, beginTime: clock.sceneTime())
+        } catch {
+            logger.warning("the config's layers could not be prepared again: \(error)")
+            return
+        }
+        plane.notifications.refreshAll(now: clock.sceneTime())
+        streams.update(running.streams)
+    }
+
     /// Stops: tells systemd, stops the clock, blanks the outputs if configured, marks them
     /// stopped, closes the control socket and finishes saving state.
     public func shutdown() {
@@ -335,6 +388,7 @@ public final class Daemon: Sendable {
         watchdog.withLock { $0?.stop() }
         brightnessScheduler.stop()
         fieldClock.stop()
+        player.withLock { $0 }?.stop()
         memoryTrim.withLock { $0?.cancel() }
         clock.stop()
         if config.withLock({ $0.display.blankOnStop }) {

@@ -54,6 +54,8 @@ public struct PersistedState: Codable, Sendable, Equatable {
     public var displayOff = false
     /// The values `set-var` gave `{var:NAME}` fields.
     public var variables: [String: String] = [:]
+    /// Where the playlist playing stood.
+    var playlist: PlaylistPlayer.Position?
 
     public init(
         layers: [String: LayerText] = [:], zones: [String: String] = [:],
@@ -68,6 +70,7 @@ public struct PersistedState: Codable, Sendable, Equatable {
     enum CodingKeys: String, CodingKey {
         case version, layers, zones, properties, stopped, brightness
         case variables = "vars"
+        case playlist
         case displayOff = "display_off"
         case brightnessSetAt = "brightness_set_at"
     }
@@ -83,6 +86,7 @@ public struct PersistedState: Codable, Sendable, Equatable {
         displayOff = try c.decodeIfPresent(Bool.self, forKey: .displayOff) ?? false
         brightnessSetAt = try c.decodeIfPresent(Double.self, forKey: .brightnessSetAt)
         variables = try c.decodeIfPresent([String: String].self, forKey: .variables) ?? [:]
+        playlist = try? c.decodeIfPresent(PlaylistPlayer.Position.self, forKey: .playlist)
     }
 
     public func encode(to encoder: Encoder) throws {
@@ -96,12 +100,13 @@ public struct PersistedState: Codable, Sendable, Equatable {
         if displayOff { try c.encode(true, forKey: .displayOff) }
         if let brightnessSetAt { try c.encode(brightnessSetAt, forKey: .brightnessSetAt) }
         if !variables.isEmpty { try c.encode(variables, forKey: .variables) }
+        if let playlist { try c.encode(playlist, forKey: .playlist) }
     }
 
     /// Whether nothing was changed.
     public var isEmpty: Bool {
         layers.isEmpty && zones.isEmpty && properties.isEmpty && stopped.isEmpty && brightness == nil && !displayOff
-            && variables.isEmpty
+            && variables.isEmpty && playlist == nil
     }
 }
 

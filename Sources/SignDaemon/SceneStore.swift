@@ -21,8 +21,15 @@ public final class SceneStore: Sendable {
     /// The minute (or second) turn whose new field values are already prepared, with the
     /// scene time of its frame: a text set after that is brought up to it too.
     private let preparedTurn = Mutex<(date: Date, from: Double)?>(nil)
-    /// Told after a change of what texts are shown (the field clock re-arms).
-    private let textsChanged = Mutex<(@Sendable () -> Void)?>(nil)
+    /// Told after a change of what texts are shown (the field clock re-arms). Held in a box:
+    /// an optional closure copied out of a `Mutex` leaked its context on every call (32
+    /// bytes twice, found by heaptrack under a `set-var` storm).
+    private let textsChanged = Mutex<Observer?>(nil)
+
+    private final class Observer: Sendable {
+        let body: @Sendable () -> Void
+        init(_ body: @escaping @Sendable () -> Void) { self.body = body }
+    }
 
     /// Prepares `config` with the `saved` changes that still apply, its motion starting at 0,
     /// its live fields expanded with `fieldValues` and the saved variables.
@@ -66,9 +73,12 @@ public final class SceneStore: Sendable {
     }
 
     /// Calls `body` after every change of the texts shown or the fields' values.
-    public func onTextsChanged(_ body: @escaping @Sendable () -> Void) { textsChanged.withLock { $0 = body } }
+    public func onTextsChanged(_ body: @escaping @Sendable () -> Void) {
+        let observer = Observer(body)
+        textsChanged.withLock { $0 = observer }
+    }
 
-    private func announceTexts() { textsChanged.withLock { $0 }?() }
+    private func announceTexts() { textsChanged.withLock { $0 }?.body() }
 
     /// The file's scene under the layers shown now (the config's, or a loaded scene's).
     var fileScene: Scene { show.withLock { $0.runtime.fileScene(config: $0.config) } }
@@ -193,7 +203,7 @@ public final class SceneStore: Sendable {
     @discardableResult
     public func setText(
         _ text: String, layer id: String?, when: PreparedScene.When, now: Double, from: Double? = nil,
-        transition: Transition? = nil
+        transition: Transition? = nil, record: Bool = true
     ) throws(ControlError) -> Double? {
         guard text.unicodeScalars.count <= Request.maxTextLength else {
             throw ControlError(.invalidArgument, "text is longer than \(Request.maxTextLength) characters")
@@ -229,8 +239,9 @@ public final class SceneStore: Sendable {
             }
             current.withLock { $0 = changed }
             bringUpToPreparedTurn(now: now, layer: index)
+            guard record else { return changed.pendingText(ofLayer: index, at: now)?.from }
             let configText = fileScene.layers.first { $0.id == target }?.text
-            record { state in
+            self.record { state in
                 guard let configText else { return }
                 if text == configText {
                     state.layers[target] = nil
@@ -239,6 +250,14 @@ public final class SceneStore: Sendable {
                 }
             }
             return changed.pendingText(ofLayer: index, at: now)?.from
+        }
+    }
+
+    /// The text layer `id` shows by the file and the run-time `set-text`s, without what a
+    /// playlist showed over them.
+    public func ownText(ofLayer id: String) -> String? {
+        show.withLock {
+            RuntimeState.shown(config: $0.config, runtime: $0.runtime).scene.layers.first { $0.id == id }?.text
         }
     }
 

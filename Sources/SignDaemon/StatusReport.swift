@@ -118,6 +118,7 @@ extension ControlPlane {
             } ?? .null
         result["queued"] = .int(Int64(notices.queued))
         result["vars"] = .object(store.variables.mapValues { .string($0) })
+        result["playlist"] = hooks.playlistStatus()
         if let id = scene.scene.mainLayerID, let i = scene.slotIndex(of: id), case .object(let layer) = layers[i],
             let shown = layer["shown"]
         {

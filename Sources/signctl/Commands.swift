@@ -264,6 +264,33 @@ struct SetVar: ParsableCommand {
     }
 }
 
+/// `signctl playlist next|previous|select NAME|pause|resume`.
+struct PlaylistCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "playlist",
+        abstract: "Move through the playlists by hand: next, previous, select NAME, pause, resume.")
+
+    @Argument(help: "next, previous, select, pause or resume.")
+    var action: String
+
+    @Argument(help: "The playlist to select (with select).")
+    var name: String?
+
+    @OptionGroup var connection: Connection
+
+    func validate() throws {
+        guard let parsed = PlaylistAction(rawValue: action) else {
+            throw ValidationError(
+                "the action is one of: \(PlaylistAction.allCases.map(\.rawValue).joined(separator: ", "))")
+        }
+        if parsed == .select, name == nil { throw ValidationError("select needs the playlist's name") }
+    }
+
+    func run() throws {
+        try connection.send(Request.Playlist(action: PlaylistAction(rawValue: action)!, name: name))
+    }
+}
+
 /// `signctl set-brightness VALUE`.
 struct SetBrightness: ParsableCommand {
     static let configuration = CommandConfiguration(

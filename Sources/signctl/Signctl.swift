@@ -14,7 +14,7 @@ struct Signctl: ParsableCommand {
         subcommands: [
             SetText.self, SelectZone.self, SetProperty.self, Stop.self, Start.self, LoadScene.self, Status.self,
             Outputs.self,
-            Reload.self, Notify.self, Dismiss.self, SetVar.self, SetBrightness.self, Display.self,
+            Reload.self, Notify.self, Dismiss.self, SetVar.self, PlaylistCommand.self, SetBrightness.self, Display.self,
             Events.self, Ping.self, Watch.self, Snapshot.self,
         ])
 }

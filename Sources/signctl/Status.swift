@@ -44,6 +44,12 @@ struct Status: ParsableCommand {
             let fading = status["brightness_fade"]?.objectValue?["to"].map { ", fading to \($0.jsonString)" } ?? ""
             print("display:  \(status["display"]?.stringValue ?? "on"), brightness \(brightness.jsonString)\(fading)")
         }
+        if let playlist = status["playlist"], let name = playlist["name"]?.stringValue {
+            let index = playlist["index"]?.doubleValue.map { String(Int($0) + 1) } ?? "?"
+            let item = (playlist["item"]?.stringValue ?? "").escapingControlCharacters
+            let paused = playlist["paused"] == true ? ", paused" : ""
+            print("playlist: \(name.escapingControlCharacters), item \(index): \(item)\(paused)")
+        }
         if let vars = status["vars"]?.objectValue, !vars.isEmpty {
             for name in vars.keys.sorted() {
                 let value = (vars[name]?.stringValue ?? "").escapingControlCharacters

@@ -250,6 +250,39 @@ struct ConfigLoaderTests {
         #expect(found.count == 1 && found[0].hasPrefix("t.toml:3: layer[0].image: cannot read the image:"))
     }
 
+    @Test("playlists and schedules: each mistake is a problem at its key")
+    func playlistProblems() {
+        let found = problems(
+            """
+            [[layer]]
+            text = "x"
+            [[playlist]]
+            name = "offers"
+            layer = "nope"
+            [[playlist.item]]
+            text = "a"
+            duration = 2
+            loops = 2
+            [[playlist.item]]
+            duration = 2
+            [[schedule]]
+            days = ["weekdays"]
+            from = "25:00"
+            playlist = "missing"
+            """)
+        #expect(found.contains { $0.hasPrefix("t.toml:5: playlist[0].layer: no layer with this id shows text") })
+        #expect(found.contains { $0.contains("playlist[0].item[0]: give duration or loops, not both") })
+        #expect(found.contains { $0.contains("playlist[0].item[1]: an item shows a text or a scene") })
+        #expect(found.contains { $0.hasPrefix("t.toml:13: schedule[0].days:") })
+        #expect(found.contains { $0.hasPrefix("t.toml:14: schedule[0].from: not a time of day") })
+        #expect(found.contains { $0.hasPrefix("t.toml:15: schedule[0].playlist: no [[playlist]] has this name") })
+        #expect(found.count == 6, "\(found)")
+        #expect(
+            problems(
+                "[[layer]]\ntext = \"x\"\n[[playlist]]\nname = \"p\"\n[[playlist.item]]\ntext = \"{time:%H:%M}\"\n[[schedule]]\ndays = [\"mon-fri\"]\nfrom = \"09:00\"\nto = \"18:00\"\nplaylist = \"p\"\n"
+            ).isEmpty)
+    }
+
     @Test("a malformed live field in a text is a problem at the text's line, without the text")
     func malformedField() {
         let found = problems("[[layer]]\ntext = \"left {countdown:soon}\"\n")
