@@ -74,11 +74,20 @@ enum FuzzTargets {
 
     static let fonts = try! FontLibrary()
 
-    /// Text markup, parsed and laid out as a set-text's would be.
+    static let fieldValues = LiveFields.Values(
+        timeZone: TimeZone(identifier: "Europe/Berlin")!, variables: ["track": "{#ff0000}x{{", "t": "21 C"])
+
+    /// Text markup and live fields, checked, expanded (at an instant the bytes choose) and laid
+    /// out as a set-text's would be; an expansion is never longer than the limit.
     static func markup(_ data: [UInt8]) {
         let text = String(decoding: data.prefix(512), as: UTF8.self)
-        _ = RichText.parse(text)
-        _ = try? TextRaster(TextContent(text: text), fonts: fonts)
+        _ = LiveFields.problems(in: text)
+        _ = LiveFields.granularity(of: text)
+        let seconds = data.prefix(4).reduce(UInt32(0)) { $0 << 8 | UInt32($1) }
+        let expanded = LiveFields.expand(text, at: Date(timeIntervalSince1970: Double(seconds) * 0.5), fieldValues)
+        precondition(expanded.unicodeScalars.count <= LiveFields.maxExpandedLength)
+        _ = RichText.parse(expanded)
+        _ = try? TextRaster(TextContent(text: expanded), fonts: fonts)
     }
 
     /// A PNG file, decoded as an image layer's, a mask's or an icon's.

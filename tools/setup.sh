@@ -16,6 +16,7 @@ packages=(
   systemd            # systemd-socket-activate, systemd-analyze
   umockdev gir1.2-umockdev-1.0 python3-gi  # emulated USB devices for the USB output tests
   ola ola-python iproute2  # OLA's olad receiving signd's network outputs, in a test's own network namespace
+  playerctl dbus-bin  # tools/now-playing-mpris, tested against a fake MPRIS player on a private session bus
 )
 
 # The LED network protocols as other projects implement them, for the wire tests

@@ -108,4 +108,35 @@ struct LiveFieldTests {
         #expect(seen.count >= 3, "\(seen.sorted())")
         #expect(seen.allSatisfy { $0.count == 8 && $0.filter { $0 == ":" }.count == 2 })
     }
+
+    @Test(
+        "tools/now-playing-mpris sets the track from an MPRIS player (a fake one on a private session bus): artist and title, a title alone, unset when it stops"
+    )
+    func nowPlayingFollowsMPRIS() throws {
+        let s = try Scratch()
+        let config = Paths.root.appendingPathComponent("configs/examples/now-playing.toml").path
+        let signd = try s.launch(Paths.signd, ["run", "--config", config, "--socket", s.socket, "--no-preview"])
+        defer { s.stop(signd) }
+        try s.waitForSocket(signd)
+        let tools = Paths.root.appendingPathComponent("tools").path
+        let script = """
+            \(tools)/now-playing-mpris --socket \(s.socket) & follower=$!
+            /usr/bin/python3 \(tools)/mpris-peer.py --signctl \(Paths.signctl) --socket \(s.socket) \\
+              'New Order|Blue Monday' '|Untitled' 'Kraftwerk|Computer Love' stop
+            code=$?; pkill -P $follower; kill $follower; exit $code
+            """
+        // The test runner starts its children with SIGTERM blocked; unblocked here, so that
+        // the bus, the follower and playerctl end when told and nothing holds the output open.
+        let unblocked =
+            "import os, signal, sys; signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGTERM}); os.execv(sys.argv[1], sys.argv[1:])"
+        let followed = try run(
+            "/usr/bin/python3", ["-c", unblocked, "/usr/bin/dbus-run-session", "--", "/bin/bash", "-c", script],
+            environment: ProcessInfo.processInfo.environment.merging(["SIGNCTL": Paths.signctl]) { $1 })
+        #expect(followed.status == 0, "\(followed.stdout)\(followed.stderr)")
+        #expect(
+            followed.stdout == "ok New Order|Blue Monday\nok |Untitled\nok Kraftwerk|Computer Love\nok stop\n",
+            "\(followed.stdout)")
+        let status = try s.request("status")
+        #expect(status["vars"] == [:] && status["shown"] == "", "stopped: the track is unset")
+    }
 }

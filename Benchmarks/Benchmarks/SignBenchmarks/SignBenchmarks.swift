@@ -69,6 +69,45 @@ let benchmarks: @Sendable () -> Void = {
         }
     }
 
+    // A second of frames at 120 fps of the storefront's board with its clock field turning a
+    // minute and its playlist moving to the next item within that second, both prepared
+    // ahead as the daemon's field clock and playlist do (the preparation is not measured):
+    // what the frame path pays for them is the swap frames' work. Beside it, the same second
+    // with nothing changing.
+    if let store = try? ConfigLoader.load(path: root + "/configs/examples/storefront.toml", fonts: fonts) {
+        let zone = TimeZone(identifier: "Europe/Berlin")!
+        let turn = Date(timeIntervalSince1970: 1_795_514_400)  // 2026-11-24 11:00 in Berlin
+        let before: @Sendable (String) -> String = {
+            LiveFields.expand($0, at: turn.addingTimeInterval(-0.5), LiveFields.Values(timeZone: zone))
+        }
+        let after: @Sendable (String) -> String = { LiveFields.expand($0, at: turn, LiveFields.Values(timeZone: zone)) }
+        let open = "{green}OPEN{/} {time:%H:%M}"
+        for changing in [false, true] {
+            Benchmark(
+                "storefront 128x32, a second at 120 fps\(changing ? ": a minute turns, the next playlist item" : "")"
+            ) { benchmark in
+                guard var scene = try? PreparedScene(store.scene, beginTime: 0, fonts: fonts, fields: before),
+                    let shown = try? scene.settingText(open, ofLayer: 0, when: .now, now: 0, fonts: fonts, fields: before)
+                else { return }
+                scene = shown
+                if changing {
+                    scene = (try? scene.refreshingFields(ofLayer: 0, fields: after, from: 0.5, now: 0.25, fonts: fonts)) ?? scene
+                    scene =
+                        (try? scene.settingText(
+                            "{amber}Today:{/} two coffees for the price of one", ofLayer: 0, when: .now, now: 0.6,
+                            from: 0.75, fonts: fonts, transition: Transition(kind: .slide), fields: after)) ?? scene
+                }
+                let renderer = Renderer(width: 128, height: 32)
+                var frame = Frame(width: 128, height: 32)
+                renderer.render(scene, at: 0, into: &frame)
+                benchmark.startMeasurement()
+                for k in 1..<120 { renderer.render(scene, at: Double(k) / 120, into: &frame) }
+                benchmark.stopMeasurement()
+                blackHole(frame)
+            }
+        }
+    }
+
     // Laying out 200 characters (glyphs cached, as after the first frame).
     let text = String(repeating: "Now Playing: signd 안녕 ", count: 9).prefix(200)
     Benchmark("text layout 200 characters") { benchmark in
