@@ -49,13 +49,9 @@ final class BrightnessScheduler: Sendable {
     /// change already shows it (on `queue`).
     private func arm(after date: Date) {
         guard let change = schedule.next(after: date) else { return }
-        let timer = DispatchSource.makeTimerSource(flags: .strict, queue: queue)
-        let fire = change.start.timeIntervalSince1970 - 0.002
-        let spec = timespec(tv_sec: Int(fire.rounded(.down)), tv_nsec: Int((fire - fire.rounded(.down)) * 1e9))
-        timer.schedule(wallDeadline: DispatchWallTime(timespec: spec), leeway: .milliseconds(1))
-        timer.setEventHandler { [weak self] in self?.changeDue(change) }
-        timer.activate()
-        self.timer = timer
+        timer = DispatchSource.wallClockTimer(
+            at: change.start.addingTimeInterval(-0.002), leeway: .milliseconds(1), queue: queue
+        ) { [weak self] in self?.changeDue(change) }
     }
 
     /// A change is due (on `queue`): show it from the first frame at or after its instant.

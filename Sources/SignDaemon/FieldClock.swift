@@ -52,13 +52,9 @@ final class FieldClock: Sendable {
         timer = nil
         armedFor = nil
         guard let turn = store.nextFieldChange(after: date) else { return }
-        let fire = max(turn.timeIntervalSince1970 - Self.lead, Date().timeIntervalSince1970)
-        let timer = DispatchSource.makeTimerSource(flags: .strict, queue: queue)
-        let spec = timespec(tv_sec: Int(fire.rounded(.down)), tv_nsec: Int((fire - fire.rounded(.down)) * 1e9))
-        timer.schedule(wallDeadline: DispatchWallTime(timespec: spec), leeway: .milliseconds(5))
-        timer.setEventHandler { [weak self] in self?.turnDue(turn) }
-        timer.activate()
-        self.timer = timer
+        timer = DispatchSource.wallClockTimer(
+            at: turn.addingTimeInterval(-Self.lead), leeway: .milliseconds(5), queue: queue
+        ) { [weak self] in self?.turnDue(turn) }
         armedFor = turn
     }
 

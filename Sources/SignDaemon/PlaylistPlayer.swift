@@ -345,13 +345,9 @@ final class PlaylistPlayer: Sendable {
         scheduleTimer?.cancel()
         scheduleTimer = nil
         guard let boundary = schedule.nextBoundary(after: date) else { return }
-        let fire = max(boundary.timeIntervalSince1970 - Self.lead, Date().timeIntervalSince1970)
-        let timer = DispatchSource.makeTimerSource(flags: .strict, queue: queue)
-        let spec = timespec(tv_sec: Int(fire.rounded(.down)), tv_nsec: Int((fire - fire.rounded(.down)) * 1e9))
-        timer.schedule(wallDeadline: DispatchWallTime(timespec: spec), leeway: .milliseconds(5))
-        timer.setEventHandler { [weak self] in self?.boundaryDue(boundary) }
-        timer.activate()
-        scheduleTimer = timer
+        scheduleTimer = DispatchSource.wallClockTimer(
+            at: boundary.addingTimeInterval(-Self.lead), leeway: .milliseconds(5), queue: queue
+        ) { [weak self] in self?.boundaryDue(boundary) }
     }
 
     /// A boundary of the schedule is near (on `queue`): what it chooses from then shows from

@@ -87,11 +87,14 @@ let benchmarks: @Sendable () -> Void = {
                 "storefront 128x32, a second at 120 fps\(changing ? ": a minute turns, the next playlist item" : "")"
             ) { benchmark in
                 guard var scene = try? PreparedScene(store.scene, beginTime: 0, fonts: fonts, fields: before),
-                    let shown = try? scene.settingText(open, ofLayer: 0, when: .now, now: 0, fonts: fonts, fields: before)
+                    let shown = try? scene.settingText(
+                        open, ofLayer: 0, when: .now, now: 0, fonts: fonts, fields: before)
                 else { return }
                 scene = shown
                 if changing {
-                    scene = (try? scene.refreshingFields(ofLayer: 0, fields: after, from: 0.5, now: 0.25, fonts: fonts)) ?? scene
+                    scene =
+                        (try? scene.refreshingFields(ofLayer: 0, fields: after, from: 0.5, now: 0.25, fonts: fonts))
+                        ?? scene
                     scene =
                         (try? scene.settingText(
                             "{amber}Today:{/} two coffees for the price of one", ofLayer: 0, when: .now, now: 0.6,
