@@ -92,6 +92,13 @@ public struct Canvas: Sendable {
     /// end column) triples, flattened. What compositing a kept canvas has to visit.
     public func occupiedRuns(within bounds: (x0: Int, y0: Int, x1: Int, y1: Int)) -> [Int] {
         var runs: [Int] = []
+        occupiedRuns(within: bounds, into: &runs)
+        return runs
+    }
+
+    /// The same runs written into `runs`, whose storage is kept and reused.
+    public func occupiedRuns(within bounds: (x0: Int, y0: Int, x1: Int, y1: Int), into runs: inout [Int]) {
+        runs.removeAll(keepingCapacity: true)
         for y in bounds.y0..<bounds.y1 {
             var x = bounds.x0
             while x < bounds.x1 {
@@ -101,10 +108,11 @@ public struct Canvas: Sendable {
                 }
                 let start = x
                 while x < bounds.x1 && pixels[y * width + x].w > 0 { x += 1 }
-                runs += [y, start, x]
+                runs.append(y)
+                runs.append(start)
+                runs.append(x)
             }
         }
-        return runs
     }
 
     /// Multiplies pixels inside `bounds` by the alpha of `mask` (a layer's `mask`); what lies

@@ -20,7 +20,7 @@ public final class Compositor {
         /// Where the kept pixels are not transparent (the bounding box, and its runs row by
         /// row): all a composite needs to cover.
         let occupied: (x0: Int, y0: Int, x1: Int, y1: Int)
-        let runs: [Int]
+        var runs: [Int]
         var lastUsed: UInt64
     }
     /// At most `cacheLimit` entries, one per prepared tree: a short list scanned by identity is
@@ -260,7 +260,15 @@ extension Compositor {
         builder.canvases[0].clear()
         builder.draw(prepared, target: 0, origin: origin, clip: clip, depth: 1, t: 0)
         let kept = builder.canvases[0]
-        let runs = kept.occupiedRuns(within: clip.pixelBounds(clippedTo: width, height))
+        // The entry this one replaces gives up its storage, so a kept subtree that moves (a
+        // faded mask sliding with its layer in a transition) is drawn again without allocating.
+        let slot =
+            found
+            ?? (cache.count >= Compositor.cacheLimit
+                ? cache.indices.min(by: { cache[$0].lastUsed < cache[$1].lastUsed }) : nil)
+        var runs: [Int] = []
+        if let slot { swap(&runs, &cache[slot].runs) }
+        kept.occupiedRuns(within: clip.pixelBounds(clippedTo: width, height), into: &runs)
         // The runs' bounding box: rows from the first run to the last, columns the widest span.
         var occupied = (x0: 0, y0: 0, x1: 0, y1: 0)
         if runs.count >= 3 {
@@ -273,16 +281,14 @@ extension Compositor {
         let entry = Cached(
             layer: prepared, origin: origin, clip: clip, canvas: kept, occupied: occupied, runs: runs,
             lastUsed: frameCount)
-        if let i = found {
-            cache[i] = entry
-        } else if cache.count >= Compositor.cacheLimit,
-            let oldest = cache.indices.min(by: { cache[$0].lastUsed < cache[$1].lastUsed })
-        {
-            cache[oldest] = entry
+        var spare: Canvas?
+        if let slot {
+            spare = cache[slot].canvas
+            cache[slot] = entry
         } else {
             cache.append(entry)
         }
-        builder.canvases[0] = Canvas(width: width, height: height)
+        builder.canvases[0] = spare ?? Canvas(width: width, height: height)
         return entry
     }
 }

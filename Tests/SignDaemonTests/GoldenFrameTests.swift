@@ -27,12 +27,21 @@ struct GoldenFrameTests {
             .sorted()
     }
 
-    @Test("every example at 0, 0.85 and 2.1 s", arguments: examples)
+    /// Live fields as a board in Berlin shows them at 10:04 on 24 November 2026, playing a track.
+    static let fields: @Sendable (String) -> String = {
+        LiveFields.expand(
+            $0, at: LiveFields.instant("2026-11-24T10:04:30+01:00")!,
+            LiveFields.Values(
+                timeZone: TimeZone(identifier: "Europe/Berlin")!,
+                variables: ["track": "New Order - Blue Monday", "bread_until": "noon"]))
+    }
+
+    @Test("every example at 0, 0.85 and 2.1 s (live fields at a fixed instant)", arguments: examples)
     func example(file: String) throws {
         let fonts = try FontLibrary()
         let path = Self.here.appendingPathComponent("../../configs/examples/\(file)").standardized.path
         let config = try ConfigLoader.load(path: path, fonts: fonts)
-        let scene = try PreparedScene(config.scene, beginTime: 0, fonts: fonts)
+        let scene = try PreparedScene(config.scene, beginTime: 0, fonts: fonts, fields: Self.fields)
         let name = String(file.dropLast(5))
         for t in [0.0, 0.85, 2.1] {
             try Self.compare(Renderer.render(scene, at: t), golden: "\(name)-t\(String(format: "%.3f", t)).png")
