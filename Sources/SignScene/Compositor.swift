@@ -261,11 +261,13 @@ extension Compositor {
         builder.draw(prepared, target: 0, origin: origin, clip: clip, depth: 1, t: 0)
         let kept = builder.canvases[0]
         // The entry this one replaces gives up its storage, so a kept subtree that moves (a
-        // faded mask sliding with its layer in a transition) is drawn again without allocating.
+        // faded mask sliding with its layer in a transition) is drawn again without
+        // allocating; so does one no frame has drawn since the frame before last (a layer a
+        // text change or a minute's turn replaced), so a new layer takes its place.
+        let oldest = cache.indices.min(by: { cache[$0].lastUsed < cache[$1].lastUsed })
         let slot =
             found
-            ?? (cache.count >= Compositor.cacheLimit
-                ? cache.indices.min(by: { cache[$0].lastUsed < cache[$1].lastUsed }) : nil)
+            ?? oldest.flatMap { cache.count >= Compositor.cacheLimit || cache[$0].lastUsed + 1 < frameCount ? $0 : nil }
         var runs: [Int] = []
         if let slot { swap(&runs, &cache[slot].runs) }
         kept.occupiedRuns(within: clip.pixelBounds(clippedTo: width, height), into: &runs)
