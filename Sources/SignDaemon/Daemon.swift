@@ -160,7 +160,10 @@ public final class Daemon: Sendable {
             playlists: config.playlists, schedule: Self.showSchedule(config), resuming: savedAtStart.playlist)
         memoryTrim.withLock {
             let trim = DispatchSource.makeTimerSource(queue: .global(qos: .utility))
-            trim.setEventHandler { ProcessMemory.releaseFreePages() }
+            trim.setEventHandler { [store] in
+                store.releaseRetired()
+                ProcessMemory.releaseFreePages()
+            }
             trim.schedule(deadline: .now() + 30, repeating: 30, leeway: .seconds(5))
             trim.activate()
             $0 = trim

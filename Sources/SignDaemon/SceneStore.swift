@@ -60,6 +60,42 @@ public final class SceneStore: Sendable {
     /// The scene as it is now.
     public var scene: PreparedScene { current.withLock { $0 } }
 
+    /// Scenes replaced lately, kept until no frame can still be drawing them (with the
+    /// monotonic time each may go), so that the frame clock's thread never frees a scene: a
+    /// frame holding the last copy of one would free its layers' storage on the frame path,
+    /// waiting on malloc's locks behind the threads that allocate.
+    private let retired = Mutex<[(scene: PreparedScene, until: UInt64)]>([])
+    /// How long a replaced scene is kept: far longer than any frame takes to draw.
+    static let retiredFor: UInt64 = 500_000_000
+    /// Most scenes kept; beyond, the oldest goes (a storm of changes faster than this could
+    /// make a frame free one again, nothing worse).
+    static let maxRetired = 64
+
+    /// Shows `scene` from the next frame; the one it replaces is retired, not freed here.
+    private func show(_ scene: PreparedScene) {
+        let old = current.withLock { current in
+            let old = current
+            current = scene
+            return old
+        }
+        // Only kept here: this may run on the frame clock's queue (a reload's swap). The
+        // change's own thread frees what has expired, once it is done (`releaseRetired`).
+        retired.withLock { $0.append((old, MonotonicClock.now() + Self.retiredFor)) }
+    }
+
+    /// Frees the replaced scenes no frame can be drawing any more (called now and then, so a
+    /// board left alone does not keep its last changes' scenes).
+    public func releaseRetired() {
+        let now = MonotonicClock.now()
+        let expired: [(scene: PreparedScene, until: UInt64)] = retired.withLock { list in
+            let over = list.count - Self.maxRetired
+            let gone = list.enumerated().filter { $0.element.until <= now || $0.offset < over }.map(\.element)
+            list = list.enumerated().filter { !($0.element.until <= now || $0.offset < over) }.map(\.element)
+            return gone
+        }
+        _ = expired  // freed here, on this thread
+    }
+
     /// The run-time changes now.
     public var runtime: RuntimeState { show.withLock { $0.runtime } }
 
@@ -91,6 +127,7 @@ public final class SceneStore: Sendable {
         config: Scene, loaded: RuntimeState.LoadedScene?, beginTime: Double,
         install: (() -> Void) -> Void = { $0() }
     ) throws(FreeTypeError) {
+        defer { releaseRetired() }
         try changes.withLock { _ throws(FreeTypeError) in
             var runtime = self.runtime
             runtime.loaded = loaded
@@ -101,7 +138,7 @@ public final class SceneStore: Sendable {
                 prepared = prepared.setting(
                     running: !kept.active.stopped.contains(layer.id), ofLayer: i, now: beginTime)
             }
-            install { current.withLock { $0 = prepared } }
+            install { self.show(prepared) }
             show.withLock { $0 = (config, kept) }
             bringUpToPreparedTurn(now: beginTime)
         }
@@ -115,6 +152,7 @@ public final class SceneStore: Sendable {
 
     /// Moves spotlight `id` (the first spotlight when `nil`) to the zone named or numbered `zone`.
     public func selectZone(_ zone: String, layer id: String?, now: Double) throws(ControlError) {
+        defer { releaseRetired() }
         try changes.withLock { _ throws(ControlError) in
             let base = scene
             let spotlights = base.scene.layers.compactMap { if case .spotlight(let s) = $0 { s } else { nil } }
@@ -134,7 +172,7 @@ public final class SceneStore: Sendable {
             } catch {
                 throw ControlError(.internal, "could not prepare the spotlight: \(error)")
             }
-            if let changed { current.withLock { $0 = changed } }
+            if let changed { show(changed) }
             record { $0.zones[spotlight.id] = spotlight.zones[index].name ?? String(index) }
         }
     }
@@ -144,6 +182,7 @@ public final class SceneStore: Sendable {
     public func setProperty(
         _ property: LayerProperty, to value: AnimatableValue, raw: JSONValue, layer id: String, now: Double
     ) throws(ControlError) {
+        defer { releaseRetired() }
         try changes.withLock { _ throws(ControlError) in
             let base = scene
             let found =
@@ -157,7 +196,7 @@ public final class SceneStore: Sendable {
             do throws(PreparedScene.PropertyChangeError) {
                 let changed = try base.settingProperty(
                     property, to: value, ofLayer: index, sublayer: top == id ? nil : id, now: now, fonts: fonts)
-                current.withLock { $0 = changed }
+                show(changed)
             } catch {
                 switch error {
                 case .notALayer(let layer):
@@ -183,6 +222,7 @@ public final class SceneStore: Sendable {
 
     /// Stops (`running` false) or restarts a layer's motion where it stood.
     public func setRunning(_ running: Bool, layer id: String?, now: Double) throws(ControlError) {
+        defer { releaseRetired() }
         try changes.withLock { _ throws(ControlError) in
             let base = scene
             let target = id ?? base.scene.mainLayerID ?? ""
@@ -190,7 +230,7 @@ public final class SceneStore: Sendable {
                 throw ControlError(.notFound, "no layer \"\(target)\"")
             }
             let changed = base.setting(running: running, ofLayer: index, now: now)
-            current.withLock { $0 = changed }
+            show(changed)
             record { state in
                 if running { state.stopped.remove(target) } else { state.stopped.insert(target) }
             }
@@ -205,6 +245,7 @@ public final class SceneStore: Sendable {
         _ text: String, layer id: String?, when: PreparedScene.When, now: Double, from: Double? = nil,
         transition: Transition? = nil, record: Bool = true
     ) throws(ControlError) -> Double? {
+        defer { releaseRetired() }
         guard text.unicodeScalars.count <= Request.maxTextLength else {
             throw ControlError(.invalidArgument, "text is longer than \(Request.maxTextLength) characters")
         }
@@ -237,7 +278,7 @@ public final class SceneStore: Sendable {
                 case .font(let error): throw ControlError(.internal, "could not lay out the text: \(error)")
                 }
             }
-            current.withLock { $0 = changed }
+            show(changed)
             bringUpToPreparedTurn(now: now, layer: index)
             guard record else { return changed.pendingText(ofLayer: index, at: now)?.from }
             let configText = fileScene.layers.first { $0.id == target }?.text
@@ -268,11 +309,12 @@ public final class SceneStore: Sendable {
         _ items: [(id: Int, text: String, loops: Int, duration: Double?)], layer id: String, begin: Double,
         firstStart: Double? = nil, transition: Transition?, now: Double
     ) throws(ControlError) -> NotificationRun? {
-        try changes.withLock { _ throws(ControlError) -> NotificationRun? in
+        defer { releaseRetired() }
+        return try changes.withLock { _ throws(ControlError) -> NotificationRun? in
             let base = scene
             guard let index = base.slotIndex(of: id) else { throw ControlError(.notFound, "no layer \"\(id)\"") }
             guard !items.isEmpty else {
-                current.withLock { $0 = base.setting(notifications: nil, ofLayer: index, now: now) }
+                show(base.setting(notifications: nil, ofLayer: index, now: now))
                 return nil
             }
             let slot = base.slots[index].folded(at: begin, beginning: true)
@@ -298,7 +340,7 @@ public final class SceneStore: Sendable {
             } catch {
                 throw ControlError(.internal, "could not lay out the notification: \(error)")
             }
-            current.withLock { $0 = base.setting(notifications: run, ofLayer: index, now: now) }
+            show(base.setting(notifications: run, ofLayer: index, now: now))
             return run
         }
     }
@@ -308,6 +350,7 @@ public final class SceneStore: Sendable {
     /// Sets variable `name` (empty: unset) for every `{var:NAME}` field; the texts showing
     /// it are laid out again and shown from scene time `now`, marquees going on where they are.
     public func setVariable(_ name: String, to value: String, now: Double) throws(ControlError) {
+        defer { releaseRetired() }
         guard LiveFields.isVariableName(name) else {
             throw ControlError(.invalidArgument, "name must be 1 to 64 of A-Z a-z 0-9 _ . -")
         }
@@ -332,6 +375,7 @@ public final class SceneStore: Sendable {
 
     /// Reads times of day in `zone` from now on; clock fields are shown again at once.
     public func setTimeZone(_ zone: TimeZone, now: Double) {
+        defer { releaseRetired() }
         changes.withLock { _ in
             guard fieldValues.withLock({ $0.timeZone }) != zone else { return }
             fieldValues.withLock { $0.timeZone = zone }
@@ -343,6 +387,7 @@ public final class SceneStore: Sendable {
     /// Prepares every text whose fields show another value at `date` (a minute turning) and
     /// swaps each in at scene time `from`, the frame due at that instant.
     public func refreshFields(at date: Date, from: Double, now: Double) {
+        defer { releaseRetired() }
         changes.withLock { _ in
             preparedTurn.withLock { $0 = (date, from) }
             refresh(at: date, from: from, now: now) { LiveFields.granularity(of: $0) != nil }
@@ -381,7 +426,7 @@ public final class SceneStore: Sendable {
                 continue  // the text shown stays; the next turn tries again
             }
         }
-        if changed { current.withLock { $0 = scene } }
+        if changed { show(scene) }
     }
 
     /// A text laid out after the next turn's values were prepared gets them too (under `changes`).

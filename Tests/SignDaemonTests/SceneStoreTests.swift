@@ -1,0 +1,31 @@
+import Foundation
+import SignGraphics
+import SignScene
+import Testing
+
+@testable import SignDaemon
+
+/// The scene store's hand-over to the frame clock.
+@Suite("SceneStore")
+struct SceneStoreTests {
+    static let fonts = try! FontLibrary()
+
+    @Test(
+        "a replaced scene outlives the frame drawing it: the change's thread frees it, half a second on, never the frame's"
+    )
+    func replacedScenesAreRetired() throws {
+        let store = try SceneStore(
+            config: Scene(width: 64, height: 16, layers: [TextLayer(id: "main", text: "One")]), fonts: Self.fonts)
+        // A frame's copy of the scene, and a weak look at a layer only that scene holds.
+        var frameCopy: PreparedScene? = store.scene
+        weak var drawn = frameCopy?.slots[0].current.tree
+        try store.setText("Two", layer: nil, when: .now, now: 0)
+        try store.setText("Three", layer: nil, when: .now, now: 0)
+        frameCopy = nil  // the frame is done: had it held the last copy, it would free it here
+        #expect(drawn != nil, "the store still holds the replaced scene")
+        Thread.sleep(forTimeInterval: Double(SceneStore.retiredFor) / 1e9 + 0.05)
+        store.releaseRetired()
+        #expect(drawn == nil, "freed by the thread that released it, once no frame can draw it")
+        _ = frameCopy
+    }
+}
