@@ -66,10 +66,10 @@ public final class SceneStore: Sendable {
     /// waiting on malloc's locks behind the threads that allocate.
     private let retired = Mutex<[(scene: PreparedScene, until: UInt64)]>([])
     /// How long a replaced scene is kept: far longer than any frame takes to draw.
-    static let retiredFor: UInt64 = 500_000_000
+    static let retiredFor: UInt64 = 100_000_000
     /// Most scenes kept; beyond, the oldest goes (a storm of changes faster than this could
     /// make a frame free one again, nothing worse).
-    static let maxRetired = 64
+    static let maxRetired = 16
 
     /// Shows `scene` from the next frame; the one it replaces is retired, not freed here.
     private func show(_ scene: PreparedScene) {

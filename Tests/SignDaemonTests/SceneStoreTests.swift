@@ -11,7 +11,7 @@ struct SceneStoreTests {
     static let fonts = try! FontLibrary()
 
     @Test(
-        "a replaced scene outlives the frame drawing it: the change's thread frees it, half a second on, never the frame's"
+        "a replaced scene outlives the frame drawing it: the change's thread frees it, 100 ms on, never the frame's"
     )
     func replacedScenesAreRetired() throws {
         let store = try SceneStore(
