@@ -105,10 +105,19 @@ public final class FrameClock: Sendable {
     /// signd's work on the queue since the last tick began: its rendering, then any `sync`
     /// work (used on `queue`).
     private nonisolated(unsafe) var workSinceTick = QueueWork()
-    private let stallHandler = Mutex<(@Sendable (Stall) -> Void)?>(nil)
+    /// Held in a box: an optional closure copied out of a `Mutex` leaks its context each time.
+    private let stallHandler = Mutex<StallHandler?>(nil)
+
+    private final class StallHandler: Sendable {
+        let body: @Sendable (Stall) -> Void
+        init(_ body: @escaping @Sendable (Stall) -> Void) { self.body = body }
+    }
 
     /// Calls `handler`, off the clock's queue, for every stall from now on.
-    public func onStall(_ handler: @escaping @Sendable (Stall) -> Void) { stallHandler.withLock { $0 = handler } }
+    public func onStall(_ handler: @escaping @Sendable (Stall) -> Void) {
+        let boxed = StallHandler(handler)
+        stallHandler.withLock { $0 = boxed }
+    }
 
     /// A clock at `fps` that calls `render` on its own queue for every frame it shows.
     public init(fps: Double, label: String = "signd.frame-clock", render: @escaping @Sendable (Tick) -> Void) {
@@ -244,7 +253,7 @@ public final class FrameClock: Sendable {
                 previousRenderMilliseconds: Double(previousRender) / 1e6, work: before,
                 periodMilliseconds: 1e3 / t.fps)
             ownStall = stall.signdCaused
-            if let handler = stallHandler.withLock({ $0 }) { DispatchQueue.global().async { handler(stall) } }
+            if let handler = stallHandler.withLock({ $0 }) { DispatchQueue.global().async { handler.body(stall) } }
         }
         statistics.withLock { s in
             s.frames += 1
