@@ -107,7 +107,6 @@ public enum ConfigLoader {
 
     /// `[[playlist]]` with its `[[playlist.item]]`s.
     private static func readPlaylists(_ root: ConfigTable, into config: inout DaemonConfig, _ r: inout ConfigReader) {
-        let directory = r.file.split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/")
         for (i, t) in r.tables(root, "playlist", at: "").enumerated() {
             let path = "playlist[\(i)]"
             r.rejectUnknownKeys(t, at: path, allowed: ["name", "layer", "transition", "item"])
@@ -147,8 +146,9 @@ public enum ConfigLoader {
                     }
                     items.append(Playlist.Item(.text(text), duration: duration, loops: loops ?? 1))
                 case (nil, let scene?):
-                    let full = scene.hasPrefix("/") || directory.isEmpty ? scene : "\(directory)/\(scene)"
-                    items.append(Playlist.Item(.scene(full), duration: duration ?? 10, loops: loops ?? 1))
+                    items.append(
+                        Playlist.Item(.scene(r.fromConfigDirectory(scene)), duration: duration ?? 10, loops: loops ?? 1)
+                    )
                 default:
                     r.problem(itemPath, "an item shows a text or a scene: give one of them")
                 }
@@ -160,7 +160,6 @@ public enum ConfigLoader {
 
     /// `[[schedule]]`: what is shown by day and time.
     private static func readSchedule(_ root: ConfigTable, into config: inout DaemonConfig, _ r: inout ConfigReader) {
-        let directory = r.file.split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/")
         for (i, t) in r.tables(root, "schedule", at: "").enumerated() {
             let path = "schedule[\(i)]"
             r.rejectUnknownKeys(t, at: path, allowed: ["days", "from", "to", "playlist", "scene"])
@@ -190,8 +189,8 @@ public enum ConfigLoader {
                 }
                 config.schedule.append(ShowSchedule.Entry(days: days, from: from, to: to, target: .playlist(name)))
             case (nil, let scene?):
-                let full = scene.hasPrefix("/") || directory.isEmpty ? scene : "\(directory)/\(scene)"
-                config.schedule.append(ShowSchedule.Entry(days: days, from: from, to: to, target: .scene(full)))
+                config.schedule.append(
+                    ShowSchedule.Entry(days: days, from: from, to: to, target: .scene(r.fromConfigDirectory(scene))))
             default:
                 r.problem(path, "an entry shows a playlist or a scene: give one of them")
             }
@@ -224,9 +223,7 @@ public enum ConfigLoader {
                 r.problem("control.scene_dirs", "expected an array of directories")
                 return
             }
-            let directory = r.file.split(separator: "/", omittingEmptySubsequences: false).dropLast()
-                .joined(separator: "/")
-            config.control.sceneDirs = names.map { $0.hasPrefix("/") || directory.isEmpty ? $0 : "\(directory)/\($0)" }
+            config.control.sceneDirs = names.map { r.fromConfigDirectory($0) }
         }
     }
 

@@ -114,4 +114,10 @@ struct ConfigReader {
     }
 
     func join(_ path: String, _ key: String) -> String { path.isEmpty ? key : "\(path).\(key)" }
+
+    /// A path the config names, relative to the config file's directory unless absolute.
+    func fromConfigDirectory(_ name: String) -> String {
+        let directory = file.split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/")
+        return name.hasPrefix("/") || directory.isEmpty ? name : "\(directory)/\(name)"
+    }
 }

@@ -170,8 +170,7 @@ extension ConfigReader {
             problem("\(path).\(key)", "missing: the PNG file to show")
             return nil
         }
-        let directory = file.split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/")
-        let full = name.hasPrefix("/") || directory.isEmpty ? name : "\(directory)/\(name)"
+        let full = fromConfigDirectory(name)
         let scaling: ImageBitmap.Scaling = choice(t, "scaling", at: path) ?? .linear
         do {
             return ImageContent(source: full, bitmap: try PNGImage.readImage(from: full), scaling: scaling)

@@ -44,9 +44,6 @@ public enum LiveFields {
     /// Before this year a clock has not been set (no RTC, no NTP yet): times show as dashes.
     static let firstSetYear = 2020
 
-    /// Whether `name` is a variable name: `[A-Za-z0-9_.-]{1,64}`.
-    public static func isVariableName(_ name: String) -> Bool { Request.SetVar.isValidName(name) }
-
     /// Why a field is not one signd can show.
     public struct Problem: Error, Sendable, Equatable, CustomStringConvertible {
         /// The field's kind and the problem (never the rest of the text).
@@ -108,7 +105,7 @@ public enum LiveFields {
             }
             return .countdown(to: date, format: format)
         default:
-            guard isVariableName(argument) else {
+            guard Request.SetVar.isValidName(argument) else {
                 throw Problem(description: "a {var:NAME} field needs a name of 1 to 64 of A-Z a-z 0-9 _ . -")
             }
             return .variable(argument)

@@ -39,7 +39,7 @@ public final class SceneStore: Sendable {
     ) throws(FreeTypeError) {
         var values = fieldValues
         for (name, value) in saved.variables
-        where LiveFields.isVariableName(name) && value.unicodeScalars.count <= Request.maxTextLength
+        where Request.SetVar.isValidName(name) && value.unicodeScalars.count <= Request.maxTextLength
             && values.variables.count < LiveFields.maxVariables
         {
             values.variables[name] = value
@@ -87,11 +87,11 @@ public final class SceneStore: Sendable {
     /// board left alone does not keep its last changes' scenes).
     public func releaseRetired() {
         let now = MonotonicClock.now()
+        // The list is in the order scenes were retired: what may go is a prefix.
         let expired: [(scene: PreparedScene, until: UInt64)] = retired.withLock { list in
-            let over = list.count - Self.maxRetired
-            let gone = list.enumerated().filter { $0.element.until <= now || $0.offset < over }.map(\.element)
-            list = list.enumerated().filter { !($0.element.until <= now || $0.offset < over) }.map(\.element)
-            return gone
+            let over = max(list.count - Self.maxRetired, list.prefix { $0.until <= now }.count)
+            defer { list.removeFirst(over) }
+            return Array(list.prefix(over))
         }
         _ = expired  // freed here, on this thread
     }
@@ -351,7 +351,7 @@ public final class SceneStore: Sendable {
     /// it are laid out again and shown from scene time `now`, marquees going on where they are.
     public func setVariable(_ name: String, to value: String, now: Double) throws(ControlError) {
         defer { releaseRetired() }
-        guard LiveFields.isVariableName(name) else {
+        guard Request.SetVar.isValidName(name) else {
             throw ControlError(.invalidArgument, "name must be 1 to 64 of A-Z a-z 0-9 _ . -")
         }
         guard value.unicodeScalars.count <= Request.maxTextLength else {
