@@ -23,6 +23,31 @@ public enum PNGImage {
         if ok == 0 { throw Error(path: path, message: message(of: &image)) }
     }
 
+    /// A frame as the bytes of an 8-bit RGB PNG file (for serving it, e.g. `/api/frame.png`).
+    public static func encode(_ frame: Frame) throws(Error) -> [UInt8] {
+        var image = png_image()
+        image.version = png_uint_32(PNG_IMAGE_VERSION)
+        image.width = png_uint_32(frame.width)
+        image.height = png_uint_32(frame.height)
+        image.format = signd_png_format_rgb
+        let stride = png_int_32(frame.stride)
+        return try frame.pixels.withUnsafeBytes { pixels in
+            Result { () throws(Error) -> [UInt8] in
+                // The first call only measures; the second writes into storage of that size.
+                var size = 0
+                guard png_image_write_to_memory(&image, nil, &size, 0, pixels.baseAddress, stride, nil) != 0 else {
+                    throw Error(path: "frame", message: message(of: &image))
+                }
+                var bytes = [UInt8](repeating: 0, count: size)
+                let ok = bytes.withUnsafeMutableBytes { out in
+                    png_image_write_to_memory(&image, out.baseAddress, &size, 0, pixels.baseAddress, stride, nil)
+                }
+                guard ok != 0 else { throw Error(path: "frame", message: message(of: &image)) }
+                return Array(bytes.prefix(size))
+            }
+        }.get()
+    }
+
     /// Reads a PNG file as an opaque RGB frame (alpha composited over black).
     public static func readFrame(from path: String) throws(Error) -> Frame {
         let (width, height, pixels) = try read(path, format: signd_png_format_rgb, channels: 3)

@@ -15,6 +15,18 @@ struct PNGImageTests {
         #expect(try PNGImage.readFrame(from: path) == frame)
     }
 
+    @Test("a frame encoded in memory is a PNG file that reads back pixel for pixel")
+    func encodeInMemory() throws {
+        var frame = Frame(width: 128, height: 32, fill: Color(red: 1, green: 2, blue: 3))
+        for i in stride(from: 0, to: frame.pixels.count, by: 7) { frame.pixels[i] = UInt8(i % 251) }
+        let bytes = try PNGImage.encode(frame)
+        #expect(Array(bytes.prefix(8)) == [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("signd-png-mem-\(getpid()).png").path
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        #expect(FileManager.default.createFile(atPath: path, contents: Data(bytes)))
+        #expect(try PNGImage.readFrame(from: path) == frame)
+    }
+
     @Test("reading a file that is not a PNG names the file")
     func notPNG() {
         #expect {
