@@ -56,9 +56,13 @@ let package = Package(
                 "SignScene", "SignOutput", "SignWire", "SignControl", "CSystemd", "CMalloc",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOWebSocket", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "TOMLKit", package: "TOMLKit"),
-            ]),
+            ],
+            // The web page's files, compiled in (WebPage.swift).
+            resources: [.embedInCode("Page")]),
         .executableTarget(
             name: "signd",
             dependencies: [

@@ -17,12 +17,14 @@ packages=(
   umockdev gir1.2-umockdev-1.0 python3-gi  # emulated USB devices for the USB output tests
   ola ola-python iproute2  # OLA's olad receiving signd's network outputs, in a test's own network namespace
   playerctl dbus-bin  # tools/now-playing-mpris, tested against a fake MPRIS player on a private session bus
+  chromium chromium-driver  # the web page's tests, in a real headless browser (tools/web-peer.py)
 )
 
 # The LED network protocols as other projects implement them, for the wire tests
-# (tools/wire-peer.py): from PyPI, into the python3 on PATH, when missing.
-python_peers=(sacn==1.11.0 python-led-ddp==1.0.1 stupidArtnet==1.6.0)
-if ! python3 -c "import sacn, ddp, stupidArtnet" 2>/dev/null; then
+# (tools/wire-peer.py), and Selenium and a WebSocket client for the web page's tests
+# (tools/web-peer.py, tools/web-viewers): from PyPI, into the python3 on PATH, when missing.
+python_peers=(sacn==1.11.0 python-led-ddp==1.0.1 stupidArtnet==1.6.0 selenium==4.38.0 websocket-client==1.9.2)
+if ! python3 -c "import sacn, ddp, stupidArtnet, selenium, websocket" 2>/dev/null; then
   echo "setup: installing ${python_peers[*]} from PyPI" >&2
   python3 -m pip install -q --disable-pip-version-check "${python_peers[@]}" </dev/null
 fi

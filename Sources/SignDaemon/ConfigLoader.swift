@@ -41,11 +41,12 @@ public enum ConfigLoader {
             root, at: "",
             allowed: [
                 "display", "control", "layer", "output", "preview", "state", "icons", "brightness", "playlist",
-                "schedule",
+                "schedule", "web",
             ])
         readDisplay(root, into: &config, &reader)
         readControl(root, into: &config, &reader)
         readPreview(root, into: &config, &reader)
+        readWeb(root, into: &config, &reader)
         readState(root, into: &config, &reader)
         readIcons(root, into: &config, &reader)
         readBrightness(root, into: &config, &reader)
@@ -236,6 +237,35 @@ public enum ConfigLoader {
             config.preview.terminal = v
         }
         if let v = r.number(t, "fps", at: "preview", in: 1...120) { config.preview.fps = v }
+    }
+
+    /// `[web]`: `listen` (a numeric address and port) and `token_file`, which anything but a
+    /// loopback address must have: a page that changes the sign, open to the whole network
+    /// without a token, is refused rather than started.
+    private static func readWeb(_ root: ConfigTable, into config: inout DaemonConfig, _ r: inout ConfigReader) {
+        guard let t = r.table(root, "web", at: "") else { return }
+        r.rejectUnknownKeys(t, at: "web", allowed: ["listen", "token_file"])
+        guard let listen = r.string(t, "listen", at: "web") else {
+            if t["listen"] == nil {
+                r.problem("web.listen", "missing: the address and port to serve the page on, e.g. \"127.0.0.1:8080\"")
+            }
+            return
+        }
+        guard let (host, port) = DaemonConfig.Web.parseListen(listen) else {
+            r.problem(
+                "web.listen",
+                "not a numeric address and port (e.g. \"127.0.0.1:8080\", \"0.0.0.0:8080\" or \"[::1]:8080\")")
+            return
+        }
+        var web = DaemonConfig.Web(host: host, port: port)
+        web.tokenFile = r.string(t, "token_file", at: "web").map { r.fromConfigDirectory($0) }
+        if web.tokenFile == nil, !web.isLoopback {
+            r.problem(
+                "web.token_file",
+                "required when web.listen is not a loopback address: without it anyone on the network could change the sign (put a long random token in a file only signd can read)"
+            )
+        }
+        config.web = web
     }
 
     static let layerKeys: Set<String> = [

@@ -33,6 +33,10 @@ public final class ControlPlane: Sendable {
         }
         /// The playlist playing, for `status`: `{name, item, index, paused}` or null.
         public var playlistStatus: @Sendable () -> JSONValue = { .null }
+        /// The configured playlists' names, for `status`.
+        public var playlists: @Sendable () -> [String] = { [] }
+        /// The web server, for `status`: `{listen, viewers}` or null when there is none.
+        public var web: @Sendable () -> JSONValue = { .null }
 
         public init() {}
     }

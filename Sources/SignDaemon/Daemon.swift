@@ -39,6 +39,10 @@ public final class Daemon: Sendable {
     /// The config in effect; reload compares against it.
     let config: Mutex<DaemonConfig>
     let preview: TerminalPreview?
+    /// The web page and its API, when `[web]` is configured.
+    let web: WebServer?
+    /// The newest frame, for the web page's viewers.
+    let live: LiveFrame?
     let events: EventBus
     /// The stream layers' receivers.
     let streams: StreamReceiverSet
@@ -134,6 +138,15 @@ public final class Daemon: Sendable {
             store: store, clock: clock, events: events, display: display, startedAt: startedAt, logger: logger)
         self.plane = plane
         self.server = ControlServer(path: socketPath, plane: plane)
+        if let web = config.web {
+            let live = LiveFrame()
+            self.live = live
+            self.web = try WebServer(config: web, plane: plane, live: live, previewFPS: config.preview.fps)
+            outputs.replace(with: outputs.all + [live])
+        } else {
+            self.live = nil
+            self.web = nil
+        }
         plane.install(hooks())
         let player = PlaylistPlayer(
             PlaylistPlayer.Parts(
@@ -148,7 +161,9 @@ public final class Daemon: Sendable {
             } else {
                 try server.start(mode: config.control.mode, group: config.control.group)
             }
+            try web?.start()
         } catch {
+            server.stop()
             outputs.all.forEach { $0.stop() }
             throw error
         }
@@ -171,6 +186,13 @@ public final class Daemon: Sendable {
         if let timeout = SystemdNotifier.watchdogTimeout() {
             watchdog.withLock { $0 = Watchdog(timeoutMicroseconds: timeout) { clock.lastFrameNumber } }
         }
+        if let web {
+            logger.info(
+                "web page at http://\(web.config.listen)/",
+                metadata: [
+                    "token": "\(web.config.tokenFile == nil ? "none (loopback)" : "from \(web.config.tokenFile!)")"
+                ])
+        }
         for output in outputs.all {
             logger.info("output open", metadata: ["output": "\(output.name)", "type": "\(output.kind)"])
         }
@@ -192,7 +214,13 @@ public final class Daemon: Sendable {
             saveState()
             SystemdNotifier.notify([statusLine()])
         }
-        hooks.outputs = { [outputs] in outputs.all }
+        // The live frame kept for the web page is not an output of the sign's.
+        hooks.outputs = { [outputs] in outputs.all.filter { !($0 is LiveFrame) } }
+        hooks.playlists = { [self] in config.withLock { $0.playlists.map(\.name) } }
+        hooks.web = { [web] in
+            guard let web else { return .null }
+            return ["listen": .string(web.config.listen), "viewers": .int(Int64(web.viewerCount))]
+        }
         hooks.streams = { [streams] in streams.all }
         hooks.loadScene = { [self] path in loadScene(path) }
         hooks.playlist = { [self] command in
@@ -283,7 +311,7 @@ public final class Daemon: Sendable {
         }
         let old = config.withLock { $0 }
         do {
-            let extras: [any FrameSink] = preview.map { [$0] } ?? []
+            let extras: [any FrameSink] = (preview.map { [$0] } ?? []) + (live.map { [$0] } ?? [])
             let opened = try OutputSet.open(new, reusing: outputs.all) + extras
             let retired = outputs.all.filter { old in !opened.contains { $0 === old } }
             store.setTimeZone(Self.timeZone(new.display), now: clock.sceneTime())
@@ -309,8 +337,8 @@ public final class Daemon: Sendable {
         if new.brightnessSchedule != old.brightnessSchedule || new.display.timeZone != old.display.timeZone {
             brightnessScheduler.run(Self.brightnessSchedule(new), keepRequested: false)
         }
-        if new.control != old.control || new.preview != old.preview {
-            logger.warning("control and preview settings take effect at the next start")
+        if new.control != old.control || new.preview != old.preview || new.web != old.web {
+            logger.warning("control, preview and web settings take effect at the next start")
         }
         config.withLock { $0 = new }
         player.withLock { $0 }?.run(playlists: new.playlists, schedule: Self.showSchedule(new), resuming: nil)
@@ -334,6 +362,7 @@ public final class Daemon: Sendable {
         }
         outputs.all.forEach { $0.stop() }
         streams.stop()
+        web?.stop()
         server.stop()
         stateFile?.flush()
         let stats = clock.stats

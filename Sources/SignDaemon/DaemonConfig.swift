@@ -1,3 +1,4 @@
+import Glibc
 import SignGraphics
 import SignScene
 
@@ -66,6 +67,59 @@ public struct DaemonConfig: Sendable, Equatable {
         public var fps = 30.0
     }
 
+    /// The web page and its API (CONTRACTS.md section 7).
+    public struct Web: Sendable, Equatable {
+        /// The numeric IP address to listen on (`127.0.0.1`, `::1`, `0.0.0.0`, `::`).
+        public var host: String
+        public var port: UInt16
+        /// The file holding the token clients must present; nil only on a loopback address.
+        public var tokenFile: String?
+
+        public init(host: String, port: UInt16, tokenFile: String? = nil) {
+            self.host = host
+            self.port = port
+            self.tokenFile = tokenFile
+        }
+
+        /// `host:port`, with an IPv6 host in brackets.
+        public var listen: String { host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)" }
+
+        /// Whether only this machine can connect: 127.0.0.0/8 or ::1.
+        public var isLoopback: Bool { Self.isLoopback(host) }
+
+        /// Whether the numeric address `host` is a loopback address.
+        public static func isLoopback(_ host: String) -> Bool {
+            var v4 = in_addr()
+            if inet_pton(AF_INET, host, &v4) == 1 { return UInt32(bigEndian: v4.s_addr) >> 24 == 127 }
+            var v6 = in6_addr()
+            if inet_pton(AF_INET6, host, &v6) == 1 {
+                return withUnsafeBytes(of: &v6) { bytes in bytes.prefix(15).allSatisfy { $0 == 0 } && bytes[15] == 1 }
+            }
+            return false
+        }
+
+        /// Splits `"host:port"` or `"[v6]:port"` into a numeric address and a port; nil when
+        /// it is neither.
+        public static func parseListen(_ listen: String) -> (host: String, port: UInt16)? {
+            let host: Substring, port: Substring
+            if listen.hasPrefix("[") {
+                guard let close = listen.firstIndex(of: "]"), listen[listen.index(after: close)...].hasPrefix(":")
+                else { return nil }
+                host = listen[listen.index(after: listen.startIndex)..<close]
+                port = listen[listen.index(close, offsetBy: 2)...]
+            } else {
+                guard let colon = listen.lastIndex(of: ":"), !listen[..<colon].contains(":") else { return nil }
+                host = listen[..<colon]
+                port = listen[listen.index(after: colon)...]
+            }
+            guard let number = UInt16(port), number > 0 else { return nil }
+            var v4 = in_addr(), v6 = in6_addr()
+            let text = String(host)
+            guard inet_pton(AF_INET, text, &v4) == 1 || inet_pton(AF_INET6, text, &v6) == 1 else { return nil }
+            return (text, number)
+        }
+    }
+
     /// `[[brightness]]`: the brightness through the day.
     public var brightnessSchedule: [BrightnessSchedule.Entry] = []
     /// `[[playlist]]`, in file order.
@@ -79,6 +133,8 @@ public struct DaemonConfig: Sendable, Equatable {
     /// The inputs of the scene's `stream` layers, each with the feed its layer shows.
     public var streams: [StreamInput] = []
     public var preview = Preview()
+    /// `[web]`: nil, no web server.
+    public var web: Web?
     public var state = State()
     /// Images text shows inline with `{icon:name}`.
     public var icons: [String: ImageBitmap] = [:]

@@ -119,6 +119,8 @@ extension ControlPlane {
         result["queued"] = .int(Int64(notices.queued))
         result["vars"] = .object(store.variables.mapValues { .string($0) })
         result["playlist"] = hooks.playlistStatus()
+        result["playlists"] = .array(hooks.playlists().map { .string($0) })
+        result["web"] = hooks.web()
         if let id = scene.scene.mainLayerID, let i = scene.slotIndex(of: id), case .object(let layer) = layers[i],
             let shown = layer["shown"]
         {

@@ -380,3 +380,51 @@ struct ConfigLoaderTests {
             ])
     }
 }
+
+@Suite("ConfigLoader [web]")
+struct WebConfigTests {
+    func load(_ web: String) throws(ConfigError) -> DaemonConfig {
+        try ConfigLoader.parse("[[layer]]\ntext = \"x\"\n[web]\n" + web, file: "/etc/signd/signd.toml", fonts: nil)
+    }
+
+    func problems(_ web: String) -> [String] {
+        do {
+            _ = try load(web)
+            return []
+        } catch {
+            return error.problems.map(\.description)
+        }
+    }
+
+    @Test("listen on a loopback address needs no token; IPv6 in brackets; a token file relative to the config")
+    func accepted() throws {
+        #expect(try load("listen = \"127.0.0.1:8080\"").web == DaemonConfig.Web(host: "127.0.0.1", port: 8080))
+        #expect(try load("listen = \"[::1]:9000\"").web == DaemonConfig.Web(host: "::1", port: 9000))
+        let lan = try load("listen = \"0.0.0.0:80\"\ntoken_file = \"web.token\"").web
+        #expect(lan == DaemonConfig.Web(host: "0.0.0.0", port: 80, tokenFile: "/etc/signd/web.token"))
+        #expect(lan?.listen == "0.0.0.0:80")
+        #expect(try load("listen = \"[::]:80\"\ntoken_file = \"/run/t\"").web?.listen == "[::]:80")
+    }
+
+    @Test("a non-loopback listen without a token file is refused, naming the key and why")
+    func lanNeedsToken() {
+        for listen in ["0.0.0.0:8080", "192.168.1.20:80", "[::]:8080"] {
+            let found = problems("listen = \"\(listen)\"")
+            #expect(found.count == 1)
+            #expect(found.first?.contains("web.token_file: required when web.listen is not a loopback address") == true)
+        }
+    }
+
+    @Test("a listen that is not a numeric address and port is a problem, with an example")
+    func badListen() {
+        for listen in [
+            "localhost:8080", "127.0.0.1", "127.0.0.1:0", "127.0.0.1:70000", ":8080", "::1:8080", "[::1]8080",
+            "sign.local:80",
+        ] {
+            let found = problems("listen = \"\(listen)\"")
+            #expect(found.first?.contains("web.listen: not a numeric address and port") == true, "\(listen)")
+        }
+        #expect(problems("token_file = \"t\"").first?.contains("web.listen: missing") == true)
+        #expect(problems("listen = \"127.0.0.1:1\"\nport = 8").first?.contains("web.port") == true)
+    }
+}

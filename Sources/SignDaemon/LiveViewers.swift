@@ -1,0 +1,144 @@
+import NIOCore
+import NIOWebSocket
+import SignOutput
+
+/// The `/api/live` WebSocket viewers, and the one timer that sends them the newest frame at
+/// most `preview.fps` times a second (CONTRACTS.md section 7): each message is `"SGF1"`, the
+/// width and height (u16 LE), the frame number (u64 LE), then the RGB888 rows.
+///
+/// A frame is encoded once for all viewers. A viewer whose last frame has not yet gone out
+/// to its socket is skipped, so a slow one gets the newest frame when it is ready again and
+/// never a backlog, and one that never reads holds one frame's bytes at most. Everything
+/// here runs on the web server's event loop.
+final class LiveViewers {
+    /// A WebSocket message's bytes before the pixels.
+    static let headerSize = 16
+
+    private let live: LiveFrame
+    private let eventLoop: any EventLoop
+    private let interval: TimeAmount
+    private var viewers: [ObjectIdentifier: Viewer] = [:]
+    private var timer: RepeatedTask?
+    /// The newest frame's mark (`LiveFrame.newestMark`) when it was last sent.
+    private var sentMark: UInt64 = 0
+    /// Told the number of viewers whenever it changes (for `status`, read off the loop).
+    private let counted: @Sendable (Int) -> Void
+
+    private final class Viewer {
+        let channel: Channel
+        /// Whether a frame written to it has not yet gone out.
+        var busy = false
+        init(channel: Channel) { self.channel = channel }
+    }
+
+    init(live: LiveFrame, eventLoop: any EventLoop, fps: Double, counted: @escaping @Sendable (Int) -> Void = { _ in })
+    {
+        self.live = live
+        self.counted = counted
+        self.eventLoop = eventLoop
+        self.interval = .nanoseconds(Int64(1e9 / min(max(fps, 1), 120)))
+    }
+
+    /// Starts sending to `channel` (a WebSocket), until it closes.
+    func add(_ channel: Channel) {
+        eventLoop.preconditionInEventLoop()
+        viewers[ObjectIdentifier(channel)] = Viewer(channel: channel)
+        counted(viewers.count)
+        sentMark = 0  // the new viewer needs a picture now, even of a board that holds still
+        if timer == nil {
+            let bound = NIOLoopBound(self, eventLoop: eventLoop)
+            timer = eventLoop.scheduleRepeatedTask(initialDelay: .zero, delay: interval) { _ in
+                bound.value.tick()
+            }
+        }
+        let bound = NIOLoopBound(self, eventLoop: eventLoop)
+        channel.closeFuture.whenComplete { _ in
+            bound.eventLoop.execute { bound.value.remove(channel) }
+        }
+    }
+
+    private func remove(_ channel: Channel) {
+        viewers[ObjectIdentifier(channel)] = nil
+        counted(viewers.count)
+        if viewers.isEmpty {
+            timer?.cancel()
+            timer = nil
+        }
+    }
+
+    /// Sends the newest frame to every viewer ready for one, if it is newer than the last sent.
+    private func tick() {
+        let mark = live.newestMark
+        guard mark != 0, mark != sentMark, viewers.values.contains(where: { !$0.busy }) else { return }
+        guard let message = encodeNewest() else { return }
+        sentMark = mark
+        for viewer in viewers.values where !viewer.busy && viewer.channel.isActive {
+            viewer.busy = true
+            let frame = WebSocketFrame(fin: true, opcode: .binary, data: message)
+            viewer.channel.writeAndFlush(frame).whenComplete { _ in viewer.busy = false }
+        }
+    }
+
+    /// The newest frame as one message, copied straight from the live frame's storage.
+    private func encodeNewest() -> ByteBuffer? {
+        live.withLatest { frame, number -> ByteBuffer? in
+            guard let frame else { return nil }
+            var buffer = ByteBufferAllocator().buffer(capacity: Self.headerSize + frame.pixels.count)
+            Self.writeHeader(width: frame.width, height: frame.height, number: number, into: &buffer)
+            frame.pixels.withUnsafeBytes { _ = buffer.writeBytes($0) }
+            return buffer
+        }
+    }
+
+    /// Writes a message's header: `"SGF1"`, width, height, frame number, little-endian.
+    static func writeHeader(width: Int, height: Int, number: UInt64, into buffer: inout ByteBuffer) {
+        buffer.writeString("SGF1")
+        buffer.writeInteger(UInt16(clamping: width), endianness: .little)
+        buffer.writeInteger(UInt16(clamping: height), endianness: .little)
+        buffer.writeInteger(number, endianness: .little)
+    }
+
+    /// Closes every viewer (the server is stopping).
+    func closeAll() {
+        for viewer in viewers.values { viewer.channel.close(promise: nil) }
+    }
+}
+
+/// A live viewer's end of the WebSocket: answers pings, closes on a close frame, and ignores
+/// anything else a viewer sends (it has nothing to say).
+final class LiveViewerHandler: ChannelInboundHandler {
+    typealias InboundIn = WebSocketFrame
+    typealias OutboundOut = WebSocketFrame
+
+    private var closing = false
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        let frame = unwrapInboundIn(data)
+        switch frame.opcode {
+        case .ping:
+            var payload = frame.unmaskedData
+            let pong = WebSocketFrame(fin: true, opcode: .pong, data: payload.readSlice(length: payload.readableBytes)!)
+            context.writeAndFlush(wrapOutboundOut(pong), promise: nil)
+        case .connectionClose:
+            guard !closing else { return }
+            closing = true
+            var data = context.channel.allocator.buffer(capacity: 2)
+            data.write(webSocketErrorCode: .normalClosure)
+            let channel = context.channel
+            context.writeAndFlush(wrapOutboundOut(WebSocketFrame(fin: true, opcode: .connectionClose, data: data)))
+                .whenComplete { _ in channel.close(promise: nil) }
+        default:
+            break
+        }
+    }
+
+    func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
+        // The idle timer is for HTTP requests; a viewer only listens.
+        if event is IdleStateHandler.IdleStateEvent { return }
+        context.fireUserInboundEventTriggered(event)
+    }
+
+    func errorCaught(context: ChannelHandlerContext, error: Error) {
+        context.close(promise: nil)
+    }
+}

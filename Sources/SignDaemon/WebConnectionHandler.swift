@@ -1,0 +1,340 @@
+import Foundation
+import NIOCore
+import NIOHTTP1
+import NIOWebSocket
+import SignControl
+import SignGraphics
+import SignOutput
+
+/// What every web connection shares: the control plane, who may use it, and the newest frame.
+struct WebService: Sendable {
+    let plane: ControlPlane
+    let auth: WebAuth
+    let live: LiveFrame
+    /// The page's files, by path.
+    let files: [String: WebPage.File]
+    /// Seconds on a steady clock, for sessions and login limits.
+    let now: @Sendable () -> Double
+
+    /// Largest request body (`POST /api/cmd` and `/api/login`).
+    static let maxBody = 64 * 1024
+
+    /// Sent with every response: only the page's own files may run, style, load or connect.
+    static let securityHeaders: [(String, String)] = [
+        (
+            "Content-Security-Policy",
+            "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
+        ),
+        ("X-Content-Type-Options", "nosniff"),
+        ("Referrer-Policy", "no-referrer"),
+        ("X-Frame-Options", "DENY"),
+    ]
+
+    /// Why a request may not use the API, as a status and a message; nil when it may.
+    /// `needsSession` is false for logging in.
+    func refusal(_ head: HTTPRequestHead, needsSession: Bool = true) -> (HTTPResponseStatus, String)? {
+        let host = head.headers.first(name: "host")
+        if !auth.needsToken, !WebAuth.hostIsLoopback(host ?? "") {
+            return (.forbidden, "this page answers only to its loopback address (Host was not this machine)")
+        }
+        if head.method != .GET || head.uri.hasPrefix("/api/live"),
+            !WebAuth.originIsOwn(head.headers.first(name: "origin"), host: host)
+        {
+            return (.forbidden, "a request from another site's page is refused")
+        }
+        if needsSession,
+            !auth.authorizes(
+                authorization: head.headers.first(name: "authorization"), cookie: head.headers.first(name: "cookie"),
+                now: now())
+        {
+            return (.unauthorized, "a token is needed: log in, or send Authorization: Bearer <token>")
+        }
+        return nil
+    }
+}
+
+/// One HTTP connection of the web server (CONTRACTS.md section 7): the page's files, the
+/// API (every request through the control plane, as the socket's are), and the refusals:
+/// 401 without a token where one is needed, 403 for another site's page or a Host that is
+/// not this machine, 413 over 64 KiB, 415 for a POST that is not JSON (no form posts).
+final class WebConnectionHandler: ChannelInboundHandler, RemovableChannelHandler {
+    typealias InboundIn = HTTPServerRequestPart
+    typealias OutboundOut = HTTPServerResponsePart
+
+    private let service: WebService
+    private var head: HTTPRequestHead?
+    private var body: ByteBuffer?
+    /// The request's body passed the limit: it was answered 413 and the connection closes.
+    private var refused = false
+
+    init(service: WebService) {
+        self.service = service
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        switch unwrapInboundIn(data) {
+        case .head(let h):
+            head = h
+            body = nil
+            if let length = h.headers.first(name: "content-length").flatMap(Int.init), length > WebService.maxBody {
+                refuseTooLarge(context)
+            }
+        case .body(var part):
+            guard !refused else { return }
+            if (body?.readableBytes ?? 0) + part.readableBytes > WebService.maxBody {
+                refuseTooLarge(context)
+                return
+            }
+            if body == nil { body = part } else { body!.writeBuffer(&part) }
+        case .end:
+            guard !refused, let head else { return }
+            self.head = nil
+            route(head, body ?? ByteBuffer(), context)
+        }
+    }
+
+    private func refuseTooLarge(_ context: ChannelHandlerContext) {
+        refused = true
+        let error = ControlError(.requestTooLarge, "a request body is limited to \(WebService.maxBody) bytes")
+        respond(
+            context, .payloadTooLarge, json: Response.failure(id: .null, error).line, keepAlive: false)
+    }
+
+    private func route(_ head: HTTPRequestHead, _ body: ByteBuffer, _ context: ChannelHandlerContext) {
+        let path = head.uri.split(separator: "?", maxSplits: 1).first.map(String.init) ?? head.uri
+        let keepAlive = head.isKeepAlive
+        if !path.hasPrefix("/api/") {
+            guard head.method == .GET || head.method == .HEAD else {
+                return respond(context, .methodNotAllowed, text: "only GET here", keepAlive: keepAlive)
+            }
+            guard let file = service.files[path] else {
+                return respond(context, .notFound, text: "no such page", keepAlive: keepAlive)
+            }
+            return respond(
+                context, .ok, contentType: file.contentType, bytes: file.bytes, keepAlive: keepAlive,
+                omitBody: head.method == .HEAD, cache: "no-cache")
+        }
+        let expected: HTTPMethod
+        switch path {
+        case "/api/cmd", "/api/login", "/api/logout": expected = .POST
+        case "/api/status", "/api/frame.png", "/api/live": expected = .GET
+        default: return respond(context, .notFound, text: "no such API route", keepAlive: keepAlive)
+        }
+        if let (status, message) = service.refusal(head, needsSession: path != "/api/login") {
+            return respondError(context, status, message, keepAlive: keepAlive)
+        }
+        guard head.method == expected else {
+            return respondError(context, .methodNotAllowed, "\(path) takes \(expected.rawValue)", keepAlive: keepAlive)
+        }
+        if expected == .POST {
+            let type = head.headers.first(name: "content-type")?.split(separator: ";").first
+                .map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
+            guard type == "application/json" else {
+                return respondError(
+                    context, .unsupportedMediaType, "the body must be JSON, sent as Content-Type: application/json",
+                    keepAlive: keepAlive)
+            }
+        }
+        switch path {
+        case "/api/cmd": command(body, context, keepAlive: keepAlive)
+        case "/api/login": login(head, body, context, keepAlive: keepAlive)
+        case "/api/logout":
+            service.auth.logout(cookie: head.headers.first(name: "cookie"))
+            respond(
+                context, .ok, json: "{}", keepAlive: keepAlive,
+                extra: [("Set-Cookie", "\(WebAuth.cookieName)=; Path=/; HttpOnly; SameSite=Strict; Max-Age=0")])
+        case "/api/status":
+            let answer = answering(context, keepAlive: keepAlive)
+            service.plane.handle(Request(Request.Status()), from: .http) { response in
+                switch response.outcome {
+                case .success(let result): answer(JSONValue.object(result).jsonString)
+                case .failure: answer(response.line)
+                }
+            }
+        case "/api/frame.png": frame(context, keepAlive: keepAlive)
+        default:  // /api/live without an upgrade
+            respondError(context, .badRequest, "/api/live is a WebSocket: ask for an upgrade", keepAlive: keepAlive)
+        }
+    }
+
+    /// `POST /api/cmd`: the body is a request as the socket takes it, the answer its response.
+    private func command(_ body: ByteBuffer, _ context: ChannelHandlerContext, keepAlive: Bool) {
+        let request: Request
+        do {
+            request = try Request(line: body.readableBytesView)
+        } catch {
+            // A body that is not a request at all is the client's mistake in HTTP's terms too.
+            let status: HTTPResponseStatus = error.error.code == .badRequest ? .badRequest : .ok
+            return respond(
+                context, status, json: Response.failure(id: error.id, error.error).line, keepAlive: keepAlive)
+        }
+        let answer = answering(context, keepAlive: keepAlive)
+        service.plane.handle(request, from: .http) { response in answer(response.line) }
+    }
+
+    /// `POST /api/login` with `{"token": ...}`: a session cookie for the page.
+    private func login(_ head: HTTPRequestHead, _ body: ByteBuffer, _ context: ChannelHandlerContext, keepAlive: Bool) {
+        guard let json = try? JSONValue.parse(Array(body.readableBytesView)), let token = json["token"]?.stringValue
+        else {
+            return respondError(context, .badRequest, "the body must be {\"token\": \"...\"}", keepAlive: keepAlive)
+        }
+        let address = context.channel.remoteAddress?.ipAddress ?? "?"
+        switch service.auth.login(token: token, from: address, now: service.now()) {
+        case .accepted(let session):
+            respond(
+                context, .ok, json: "{}", keepAlive: keepAlive,
+                extra: [("Set-Cookie", "\(WebAuth.cookieName)=\(session); Path=/; HttpOnly; SameSite=Strict")])
+        case .refused:
+            respondError(context, .unauthorized, "wrong token", keepAlive: keepAlive)
+        case .tooMany(let retryAfter):
+            respondError(
+                context, .tooManyRequests, "too many wrong tokens; try again in \(retryAfter) s", keepAlive: keepAlive,
+                extra: [("Retry-After", "\(retryAfter)")])
+        }
+    }
+
+    /// `GET /api/frame.png`: the newest frame.
+    private func frame(_ context: ChannelHandlerContext, keepAlive: Bool) {
+        guard let (frame, number) = service.live.latest() else {
+            return respondError(context, .serviceUnavailable, "no frame yet", keepAlive: keepAlive)
+        }
+        do {
+            let png = try PNGImage.encode(frame)
+            respond(
+                context, .ok, contentType: "image/png", bytes: png, keepAlive: keepAlive,
+                extra: [("X-Signd-Frame", "\(number)")])
+        } catch {
+            respondError(context, .internalServerError, "\(error)", keepAlive: keepAlive)
+        }
+    }
+
+    /// Answers 200 with a JSON body from whichever thread the control plane finishes on.
+    private func answering(_ context: ChannelHandlerContext, keepAlive: Bool) -> @Sendable (String) -> Void {
+        let bound = NIOLoopBound((self, context), eventLoop: context.eventLoop)
+        return { json in
+            bound.eventLoop.execute {
+                let (handler, context) = bound.value
+                handler.respond(context, .ok, json: json, keepAlive: keepAlive)
+            }
+        }
+    }
+
+    private func respondError(
+        _ context: ChannelHandlerContext, _ status: HTTPResponseStatus, _ message: String, keepAlive: Bool,
+        extra: [(String, String)] = []
+    ) {
+        let json = JSONValue.object([
+            "ok": false, "error": ["code": .string("http-\(status.code)"), "message": .string(message)],
+        ])
+        var extra = extra
+        if status == .unauthorized { extra.append(("WWW-Authenticate", "Bearer")) }
+        respond(context, status, json: json.jsonString, keepAlive: keepAlive, extra: extra)
+    }
+
+    private func respond(
+        _ context: ChannelHandlerContext, _ status: HTTPResponseStatus, json: String, keepAlive: Bool,
+        extra: [(String, String)] = []
+    ) {
+        respond(
+            context, status, contentType: "application/json", bytes: Array(json.utf8), keepAlive: keepAlive,
+            extra: extra)
+    }
+
+    private func respond(_ context: ChannelHandlerContext, _ status: HTTPResponseStatus, text: String, keepAlive: Bool)
+    {
+        respond(
+            context, status, contentType: "text/plain; charset=utf-8", bytes: Array(text.utf8), keepAlive: keepAlive)
+    }
+
+    private func respond(
+        _ context: ChannelHandlerContext, _ status: HTTPResponseStatus, contentType: String, bytes: [UInt8],
+        keepAlive: Bool, omitBody: Bool = false, cache: String = "no-store", extra: [(String, String)] = []
+    ) {
+        guard context.channel.isActive else { return }
+        var headers = HTTPHeaders()
+        headers.add(name: "Content-Type", value: contentType)
+        headers.add(name: "Content-Length", value: "\(bytes.count)")
+        headers.add(name: "Cache-Control", value: cache)
+        for (name, value) in WebService.securityHeaders + extra { headers.add(name: name, value: value) }
+        let keep = keepAlive && !refused
+        headers.add(name: "Connection", value: keep ? "keep-alive" : "close")
+        context.write(
+            wrapOutboundOut(.head(HTTPResponseHead(version: .http1_1, status: status, headers: headers))), promise: nil)
+        if !omitBody {
+            var buffer = context.channel.allocator.buffer(capacity: bytes.count)
+            buffer.writeBytes(bytes)
+            context.write(wrapOutboundOut(.body(.byteBuffer(buffer))), promise: nil)
+        }
+        let channel = context.channel
+        context.writeAndFlush(wrapOutboundOut(.end(nil))).whenComplete { _ in
+            if !keep { channel.close(promise: nil) }
+        }
+        context.triggerUserOutboundEvent(RequestTimeLimit.Answered(), promise: nil)
+    }
+
+    func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
+        if event is IdleStateHandler.IdleStateEvent {
+            context.close(promise: nil)
+            return
+        }
+        context.fireUserInboundEventTriggered(event)
+    }
+
+    func errorCaught(context: ChannelHandlerContext, error: Error) {
+        // A WebSocket upgrade that was refused comes here as an error before the request
+        // itself, which is then answered with the reason (401, 403) like any other.
+        if error is NIOWebSocketUpgradeError { return }
+        context.close(promise: nil)
+    }
+}
+
+/// Closes a connection that takes more than `limit` to send a whole request once it has begun
+/// one (a client trickling a header a byte at a time would otherwise hold a connection slot
+/// for as long as it liked); the HTTP handler says when a request has been answered.
+final class RequestTimeLimit: ChannelDuplexHandler, RemovableChannelHandler {
+    typealias InboundIn = ByteBuffer
+    typealias OutboundIn = Any
+    typealias InboundOut = ByteBuffer
+
+    /// Sent outbound by the HTTP handler with each response.
+    struct Answered {}
+
+    static let limit = TimeAmount.seconds(10)
+
+    private let limit: TimeAmount
+    private var startedAt: NIODeadline?
+    private var check: RepeatedTask?
+
+    init(limit: TimeAmount = RequestTimeLimit.limit) {
+        self.limit = limit
+    }
+
+    func handlerAdded(context: ChannelHandlerContext) {
+        let bound = NIOLoopBound((self, context), eventLoop: context.eventLoop)
+        let period = TimeAmount.nanoseconds(max(limit.nanoseconds / 4, 1))
+        check = context.eventLoop.scheduleRepeatedTask(initialDelay: period, delay: period) { _ in
+            let (handler, context) = bound.value
+            if let started = handler.startedAt, context.eventLoop.now - started > handler.limit {
+                context.close(promise: nil)
+            }
+        }
+    }
+
+    func handlerRemoved(context: ChannelHandlerContext) {
+        check?.cancel()
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        if startedAt == nil { startedAt = context.eventLoop.now }
+        context.fireChannelRead(data)
+    }
+
+    func triggerUserOutboundEvent(context: ChannelHandlerContext, event: Any, promise: EventLoopPromise<Void>?) {
+        if event is Answered {
+            startedAt = nil
+            promise?.succeed()
+            return
+        }
+        context.triggerUserOutboundEvent(event, promise: promise)
+    }
+}

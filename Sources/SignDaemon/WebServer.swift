@@ -1,0 +1,150 @@
+import Glibc
+import NIOCore
+import NIOHTTP1
+import NIOPosix
+import NIOWebSocket
+import SignOutput
+import Synchronization
+
+/// The web page and its API (CONTRACTS.md section 7), served by SwiftNIO's HTTP/1.1 and
+/// WebSocket handlers on an event loop of its own: a slow or hostile client never touches the
+/// frame clock or the control socket.
+public final class WebServer: Sendable {
+    /// Why the server could not start.
+    public struct Error: Swift.Error, CustomStringConvertible {
+        public let listen: String
+        public let message: String
+        public var description: String { "web \(listen): \(message)" }
+    }
+
+    /// Most connections at once (viewers included); the next is answered 503 and closed.
+    public static let maxConnections = 64
+    /// A connection that sends nothing for this long is closed (viewers excepted).
+    static let idleTimeout = TimeAmount.seconds(30)
+
+    public let config: DaemonConfig.Web
+    private let service: WebService
+    private let previewFPS: Double
+    private let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
+    private let channel = Mutex<Channel?>(nil)
+    private let connections = Atomic<Int>(0)
+    private let viewers: NIOLoopBoundBox<LiveViewers>
+    private let counter: Counter
+
+    /// The number of viewers, written on the event loop, read from anywhere.
+    private final class Counter: Sendable {
+        let value = Atomic<Int>(0)
+    }
+
+    /// A server for `config`, carrying requests to `plane`, showing `live`'s frames at most
+    /// `previewFPS` times a second. Reads the token file, if any.
+    init(config: DaemonConfig.Web, plane: ControlPlane, live: LiveFrame, previewFPS: Double) throws(DaemonError) {
+        self.config = config
+        let token = try config.tokenFile.map { path throws(DaemonError) in try WebAuth.readToken(path: path) }
+        self.service = WebService(
+            plane: plane, auth: WebAuth(token: token), live: live, files: WebPage.files,
+            now: { Double(MonotonicClock.now()) / 1e9 })
+        self.previewFPS = previewFPS
+        let loop = group.next()
+        let counter = Counter()
+        self.viewers = NIOLoopBoundBox.makeBoxSendingValue(
+            LiveViewers(live: live, eventLoop: loop, fps: previewFPS) { counter.value.store($0, ordering: .relaxed) },
+            as: LiveViewers.self, eventLoop: loop)
+        self.counter = counter
+    }
+
+    /// Listens on the configured address.
+    func start() throws(Error) {
+        let bootstrap = ServerBootstrap(group: group)
+            .serverChannelOption(ChannelOptions.backlog, value: 256)
+            .serverChannelOption(ChannelOptions.socketOption(.so_reuseaddr), value: 1)
+            .childChannelInitializer { [self] channel in
+                let count = connections.add(1, ordering: .relaxed).newValue
+                channel.closeFuture.whenComplete { _ in self.connections.subtract(1, ordering: .relaxed) }
+                return channel.eventLoop.makeCompletedFuture {
+                    if count > Self.maxConnections {
+                        try channel.pipeline.syncOperations.addHandler(WebBusyHandler(limit: Self.maxConnections))
+                    } else {
+                        try configure(channel)
+                    }
+                }
+            }
+        do {
+            let bound = try bootstrap.bind(host: config.host, port: Int(config.port)).wait()
+            channel.withLock { $0 = bound }
+        } catch {
+            throw Error(listen: config.listen, message: "cannot listen: \(error)")
+        }
+    }
+
+    /// HTTP with the upgrade to a live viewer at `/api/live`.
+    private func configure(_ channel: Channel) throws {
+        let service = self.service
+        let viewers = self.viewers
+        let http = WebConnectionHandler(service: service)
+        let limit = RequestTimeLimit()
+        let upgrader = NIOWebSocketServerUpgrader(
+            maxFrameSize: 1024,
+            shouldUpgrade: { channel, head in
+                let path = head.uri.split(separator: "?", maxSplits: 1).first.map(String.init)
+                // Refused here, the request goes on to the HTTP handler, which answers why.
+                let allowed = path == "/api/live" && service.refusal(head) == nil
+                return channel.eventLoop.makeSucceededFuture(allowed ? HTTPHeaders() : nil)
+            },
+            upgradePipelineHandler: { channel, _ in
+                channel.eventLoop.makeCompletedFuture {
+                    try channel.pipeline.syncOperations.addHandler(LiveViewerHandler())
+                    viewers.value.add(channel)
+                }
+            })
+        let sync = channel.pipeline.syncOperations
+        try sync.addHandler(limit, name: "web.limit")
+        try sync.addHandler(IdleStateHandler(readTimeout: Self.idleTimeout))
+        try sync.configureHTTPServerPipeline(
+            withServerUpgrade: (
+                upgraders: [upgrader],
+                completionHandler: { context in
+                    // A viewer only listens: no request deadline, no HTTP handler.
+                    context.pipeline.syncOperations.removeHandler(name: "web.limit", promise: nil)
+                    context.pipeline.syncOperations.removeHandler(name: "web.http", promise: nil)
+                }
+            ))
+        try sync.addHandler(http, name: "web.http")
+    }
+
+    /// The port it listens on (the configured one, or the kernel's choice for port 0).
+    public var port: Int? { channel.withLock { $0?.localAddress?.port } }
+
+    /// Viewers connected now (for tests and `status`).
+    var viewerCount: Int { counter.value.load(ordering: .relaxed) }
+
+    /// Stops listening and closes every connection.
+    public func stop() {
+        if let bound = channel.withLock({ $0 }) {
+            try? bound.close().wait()
+        }
+        try? viewers.eventLoop.submit { self.viewers.value.closeAll() }.wait()
+        try? group.syncShutdownGracefully()
+    }
+}
+
+/// Answers a connection over the limit 503 and closes it.
+final class WebBusyHandler: ChannelInboundHandler {
+    typealias InboundIn = ByteBuffer
+    typealias OutboundOut = ByteBuffer
+    let limit: Int
+
+    init(limit: Int) { self.limit = limit }
+
+    func channelActive(context: ChannelHandlerContext) {
+        let body =
+            "{\"ok\":false,\"error\":{\"code\":\"busy\",\"message\":\"too many connections: at most \(limit) at once\"}}"
+        let text =
+            "HTTP/1.1 503 Service Unavailable\r\nContent-Type: application/json\r\nContent-Length: \(body.utf8.count)\r\nRetry-After: 5\r\nConnection: close\r\n\r\n"
+            + body
+        var buffer = context.channel.allocator.buffer(capacity: text.utf8.count)
+        buffer.writeString(text)
+        let channel = context.channel
+        context.writeAndFlush(wrapOutboundOut(buffer)).whenComplete { _ in channel.close(promise: nil) }
+    }
+}
