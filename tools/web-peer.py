@@ -134,7 +134,13 @@ def check_page(args):
         wait_for("the page shows the controls", lambda: visible(driver, "app"))
         wait_for("the live picture connects", lambda: driver.find_element(By.ID, "link").text == "live")
         wait_for("a live frame arrives", lambda: live_frame(driver))
-        ok(f"page loaded and live in {time.monotonic() - started:.2f} s")
+        timing = driver.execute_script(
+            "const n = performance.getEntriesByType('navigation')[0];"
+            "const r = performance.getEntriesByType('resource');"
+            "return [n.domContentLoadedEventEnd, n.loadEventEnd,"
+            " n.encodedBodySize + r.reduce((a, e) => a + e.encodedBodySize, 0), r.length + 1];")
+        ok(f"page loaded and live in {time.monotonic() - started:.2f} s (DOMContentLoaded {timing[0]:.0f} ms, "
+           f"load {timing[1]:.0f} ms, {timing[2]} bytes in {timing[3]} files)")
         errors = console_errors(driver)
         if errors:
             fail(f"console errors on load: {errors}")
