@@ -51,6 +51,9 @@ public final class USBSink: FrameSink {
     private let queue: DispatchQueue
     private let log: @Sendable (String) -> Void
     private nonisolated(unsafe) var rescan: DispatchSourceTimer?
+    /// Runs `pump` on the sink's queue when signalled; signalling allocates nothing (unlike
+    /// `queue.async`), so the frame clock's `send` allocates nothing either.
+    private nonisolated(unsafe) var pumpSignal: DispatchSourceUserDataAdd!
     private nonisolated(unsafe) var listener: Int?
 
     /// Says what the sink was made from; a reload keeps a sink whose identity is unchanged.
@@ -84,6 +87,10 @@ public final class USBSink: FrameSink {
         timer.setEventHandler { [weak self] in self?.connect() }
         timer.resume()
         rescan = timer
+        let signal = DispatchSource.makeUserDataAddSource(queue: queue)
+        signal.setEventHandler { [weak self] in self?.pump() }
+        signal.activate()
+        pumpSignal = signal
         queue.async { self.connect() }
     }
 
@@ -115,7 +122,7 @@ public final class USBSink: FrameSink {
             s.pumpScheduled = true
             return true
         }
-        if schedule { queue.async { self.pump() } }
+        if schedule { pumpSignal.add(data: 1) }
     }
 
     /// Submits pending frames while fewer than two are in flight (on the sink's queue).
@@ -131,6 +138,8 @@ public final class USBSink: FrameSink {
             }
             guard let (handle, transfers, endpoint) = next else { return }
             submit(transfers, endpoint: endpoint, on: handle) { [self] result in frameDone(result) }
+            // libusb's transfers hold copies now: the next frame is encoded into this storage.
+            inner.withLock { s in if s.spare.isEmpty { s.spare = transfers } }
         }
     }
 
@@ -177,7 +186,7 @@ public final class USBSink: FrameSink {
             if schedule { s.pumpScheduled = true }
             return (schedule, nil)
         }
-        if schedule { queue.async { self.pump() } }
+        if schedule { pumpSignal.add(data: 1) }
         if let closeNow { queue.async { closeNow.close() } }
     }
 
@@ -270,6 +279,7 @@ public final class USBSink: FrameSink {
             return s.handle
         }
         rescan?.cancel()
+        pumpSignal.cancel()
         if let listener { context.removeListener(listener) }
         queue.sync {}
         handle?.close()
