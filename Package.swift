@@ -36,6 +36,9 @@ let package = Package(
         .systemLibrary(
             name: "CPNG", pkgConfig: "libpng",
             providers: [.apt(["libpng-dev"])]),
+        .systemLibrary(
+            name: "CMosquitto", pkgConfig: "libmosquitto",
+            providers: [.apt(["libmosquitto-dev"])]),
         // Release/acquire loads and stores on shared memory, which Swift's Atomic cannot address.
         .systemLibrary(name: "CSeqlock"),
         // glibc's mallinfo2, for the heap in use that `status` reports.
@@ -53,7 +56,7 @@ let package = Package(
         .target(
             name: "SignDaemon",
             dependencies: [
-                "SignScene", "SignOutput", "SignWire", "SignControl", "CSystemd", "CMalloc",
+                "SignScene", "SignOutput", "SignWire", "SignControl", "CSystemd", "CMalloc", "CMosquitto",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),

@@ -18,6 +18,7 @@ packages=(
   ola ola-python iproute2  # OLA's olad receiving signd's network outputs, in a test's own network namespace
   playerctl dbus-bin  # tools/now-playing-mpris, tested against a fake MPRIS player on a private session bus
   chromium chromium-driver  # the web page's tests, in a real headless browser (tools/web-peer.py)
+  libmosquitto-dev mosquitto mosquitto-clients  # MQTT: the client library, and a broker and clients for the tests
 )
 
 # The LED network protocols as other projects implement them, for the wire tests

@@ -35,6 +35,8 @@ public final class ControlPlane: Sendable {
         public var playlistStatus: @Sendable () -> JSONValue = { .null }
         /// The configured playlists' names, for `status`.
         public var playlists: @Sendable () -> [String] = { [] }
+        /// The MQTT link, for `status`: `{state, broker, topic, last_error}` or null.
+        public var mqtt: @Sendable () -> JSONValue = { .null }
         /// The web server, for `status`: `{listen, viewers}` or null when there is none.
         public var web: @Sendable () -> JSONValue = { .null }
 

@@ -11,6 +11,9 @@ import Synchronization
 /// signd itself: reads the config, restores saved state, opens the outputs, serves the
 /// control socket, runs the frame clock, and reloads or stops on signals.
 public final class Daemon: Sendable {
+    /// signd's version, as Home Assistant's device block and logs show it.
+    public static let version = "0.9.0"
+
     /// How `signd run` was invoked.
     public struct Options: Sendable {
         public var configPath: String
@@ -43,6 +46,8 @@ public final class Daemon: Sendable {
     let web: WebServer?
     /// The newest frame, for the web page's viewers.
     let live: LiveFrame?
+    /// MQTT, when `[mqtt]` is configured.
+    let mqtt: MQTTBridge?
     let events: EventBus
     /// The stream layers' receivers.
     let streams: StreamReceiverSet
@@ -147,6 +152,20 @@ public final class Daemon: Sendable {
             self.live = nil
             self.web = nil
         }
+        if let mqtt = config.mqtt {
+            let password = try mqtt.passwordFile.map { path throws(DaemonError) -> String in
+                try Self.readSecret(path, what: "mqtt.password_file")
+            }
+            do {
+                self.mqtt = try MQTTBridge(
+                    config: mqtt, password: password, plane: plane, version: Self.version,
+                    logger: Logger(label: "signd.mqtt"))
+            } catch {
+                throw DaemonError("mqtt: \(error)")
+            }
+        } else {
+            self.mqtt = nil
+        }
         plane.install(hooks())
         let player = PlaylistPlayer(
             PlaylistPlayer.Parts(
@@ -173,6 +192,13 @@ public final class Daemon: Sendable {
         fieldClock.start()
         player.run(
             playlists: config.playlists, schedule: Self.showSchedule(config), resuming: savedAtStart.playlist)
+        // Last, once everything it may be asked to change is running: a request that waited
+        // at the broker while signd was away arrives as soon as it connects.
+        do {
+            try mqtt?.start()
+        } catch {
+            logger.error("mqtt: \(error); signd runs on without MQTT")
+        }
         memoryTrim.withLock {
             let trim = DispatchSource.makeTimerSource(queue: .global(qos: .utility))
             trim.setEventHandler { [store] in
@@ -217,6 +243,7 @@ public final class Daemon: Sendable {
         // The live frame kept for the web page is not an output of the sign's.
         hooks.outputs = { [outputs] in outputs.all.filter { !($0 is LiveFrame) } }
         hooks.playlists = { [self] in config.withLock { $0.playlists.map(\.name) } }
+        hooks.mqtt = { [mqtt] in mqtt?.status ?? .null }
         hooks.web = { [web] in
             guard let web else { return .null }
             return ["listen": .string(web.config.listen), "viewers": .int(Int64(web.viewerCount))]
@@ -242,6 +269,23 @@ public final class Daemon: Sendable {
             ]
         }
         return hooks
+    }
+
+    /// A secret from a file (a password): a regular file of at most 4 KiB, its trailing line
+    /// break dropped. Its content is never logged.
+    static func readSecret(_ path: String, what: String) throws(DaemonError) -> String {
+        do {
+            let bytes = try RegularFile.read(path, limit: 4096)
+            guard var text = String(validating: bytes, as: UTF8.self) else {
+                throw DaemonError("\(what) \(path): not UTF-8 text")
+            }
+            while text.hasSuffix("\n") || text.hasSuffix("\r") { text.removeLast() }
+            return text
+        } catch let error as RegularFile.Error {
+            throw DaemonError("\(what) \(path): \(error.message)")
+        } catch {
+            throw error as! DaemonError
+        }
     }
 
     /// `STATUS=` for systemd: what `status` says, on one line.
@@ -337,8 +381,8 @@ public final class Daemon: Sendable {
         if new.brightnessSchedule != old.brightnessSchedule || new.display.timeZone != old.display.timeZone {
             brightnessScheduler.run(Self.brightnessSchedule(new), keepRequested: false)
         }
-        if new.control != old.control || new.preview != old.preview || new.web != old.web {
-            logger.warning("control, preview and web settings take effect at the next start")
+        if new.control != old.control || new.preview != old.preview || new.web != old.web || new.mqtt != old.mqtt {
+            logger.warning("control, preview, web and mqtt settings take effect at the next start")
         }
         config.withLock { $0 = new }
         player.withLock { $0 }?.run(playlists: new.playlists, schedule: Self.showSchedule(new), resuming: nil)
@@ -362,6 +406,7 @@ public final class Daemon: Sendable {
         }
         outputs.all.forEach { $0.stop() }
         streams.stop()
+        mqtt?.stop()
         web?.stop()
         server.stop()
         stateFile?.flush()

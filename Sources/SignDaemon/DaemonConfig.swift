@@ -120,6 +120,58 @@ public struct DaemonConfig: Sendable, Equatable {
         }
     }
 
+    /// MQTT (CONTRACTS.md section 6).
+    public struct MQTT: Sendable, Equatable {
+        public var host: String
+        public var port: Int
+        /// `mqtts://`: TLS.
+        public var tls: Bool
+        /// This sign's name: the client id, the discovery ids, the default topic.
+        public var nodeID: String
+        /// The topic prefix: `signd/<node_id>` by default.
+        public var topic: String
+        public var username: String?
+        public var passwordFile: String?
+        public var caFile: String?
+        public var certFile: String?
+        public var keyFile: String?
+        /// Groups whose `signd/group/<name>/...` topics this sign obeys too.
+        public var groups: [String] = []
+        /// Home Assistant discovery under `homeassistant/`.
+        public var discovery = false
+
+        public init(host: String, port: Int, tls: Bool, nodeID: String) {
+            self.host = host
+            self.port = port
+            self.tls = tls
+            self.nodeID = nodeID
+            self.topic = "signd/\(nodeID)"
+        }
+
+        /// The broker as a URL, without credentials.
+        public var url: String {
+            "\(tls ? "mqtts" : "mqtt")://\(host.contains(":") ? "[\(host)]" : host):\(port)"
+        }
+
+        /// The default node id: the host name, lowercased, with only `[a-z0-9_-]`.
+        public static var defaultNodeID: String {
+            var name = [CChar](repeating: 0, count: 256)
+            gethostname(&name, name.count - 1)
+            let host = String(cString: name).lowercased().split(separator: ".").first.map(String.init) ?? ""
+            let kept = String(host.unicodeScalars.filter { isNameScalar($0) }.map(Character.init))
+            return kept.isEmpty ? "signd" : kept
+        }
+
+        /// Whether `name` may be a node id or group name: 1 to 64 of `[a-z0-9_-]`.
+        public static func isName(_ name: String) -> Bool {
+            (1...64).contains(name.unicodeScalars.count) && name.unicodeScalars.allSatisfy(isNameScalar)
+        }
+
+        static func isNameScalar(_ c: Unicode.Scalar) -> Bool {
+            ("a"..."z").contains(c) || ("0"..."9").contains(c) || c == "_" || c == "-"
+        }
+    }
+
     /// `[[brightness]]`: the brightness through the day.
     public var brightnessSchedule: [BrightnessSchedule.Entry] = []
     /// `[[playlist]]`, in file order.
@@ -135,6 +187,8 @@ public struct DaemonConfig: Sendable, Equatable {
     public var preview = Preview()
     /// `[web]`: nil, no web server.
     public var web: Web?
+    /// `[mqtt]`: nil, no MQTT.
+    public var mqtt: MQTT?
     public var state = State()
     /// Images text shows inline with `{icon:name}`.
     public var icons: [String: ImageBitmap] = [:]

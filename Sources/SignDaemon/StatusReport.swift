@@ -121,6 +121,7 @@ extension ControlPlane {
         result["playlist"] = hooks.playlistStatus()
         result["playlists"] = .array(hooks.playlists().map { .string($0) })
         result["web"] = hooks.web()
+        result["mqtt"] = hooks.mqtt()
         if let id = scene.scene.mainLayerID, let i = scene.slotIndex(of: id), case .object(let layer) = layers[i],
             let shown = layer["shown"]
         {

@@ -428,3 +428,57 @@ struct WebConfigTests {
         #expect(problems("listen = \"127.0.0.1:1\"\nport = 8").first?.contains("web.port") == true)
     }
 }
+
+@Suite("ConfigLoader [mqtt]")
+struct MQTTConfigTests {
+    func load(_ mqtt: String) throws(ConfigError) -> DaemonConfig {
+        try ConfigLoader.parse("[[layer]]\ntext = \"x\"\n[mqtt]\n" + mqtt, file: "/etc/signd/signd.toml", fonts: nil)
+    }
+
+    func problems(_ mqtt: String) -> [String] {
+        do {
+            _ = try load(mqtt)
+            return []
+        } catch {
+            return error.problems.map(\.description)
+        }
+    }
+
+    @Test("a broker URL with default ports; the topic defaults to signd/<node_id>; files relative to the config")
+    func accepted() throws {
+        let plain = try load("url = \"mqtt://broker.local\"\nnode_id = \"window-left\"").mqtt
+        #expect(plain?.host == "broker.local" && plain?.port == 1883 && plain?.tls == false)
+        #expect(plain?.topic == "signd/window-left")
+        let tls = try load(
+            "url = \"mqtts://[fd00::5]\"\nnode_id = \"a\"\nusername = \"sign\"\npassword_file = \"mqtt.pw\"\nca_file = \"/etc/ssl/ca.pem\"\ngroups = [\"storefront\", \"north_1\"]\ndiscovery = true\ntopic = \"shop/sign\""
+        ).mqtt
+        #expect(tls?.host == "fd00::5" && tls?.port == 8883 && tls?.tls == true)
+        #expect(tls?.url == "mqtts://[fd00::5]:8883")
+        #expect(tls?.passwordFile == "/etc/signd/mqtt.pw" && tls?.caFile == "/etc/ssl/ca.pem")
+        #expect(tls?.groups == ["storefront", "north_1"] && tls?.discovery == true && tls?.topic == "shop/sign")
+        #expect(DaemonConfig.MQTT.isName(DaemonConfig.MQTT.defaultNodeID))
+    }
+
+    @Test(
+        "problems name the key: a URL with credentials or another scheme, names, wildcard topics, half a client certificate"
+    )
+    func refused() {
+        let cases: [(String, String)] = [
+            ("url = \"mqtt://user:pw@broker\"", "mqtt.url: not a broker URL"),
+            ("url = \"http://broker\"", "mqtt.url: not a broker URL"),
+            ("url = \"mqtt://broker:0\"", "mqtt.url: not a broker URL"),
+            ("url = \"mqtt://b\"\nnode_id = \"Window Left\"", "mqtt.node_id: 1 to 64 of a-z"),
+            ("url = \"mqtt://b\"\ntopic = \"signd/#\"", "mqtt.topic: a topic prefix without wildcards"),
+            ("url = \"mqtt://b\"\ngroups = [\"Shop\"]", "mqtt.groups: expected an array of group names"),
+            ("url = \"mqtt://b\"\npassword_file = \"p\"", "mqtt.password_file: a password needs a username"),
+            ("url = \"mqtts://b\"\ncert_file = \"c.pem\"", "mqtt.cert_file: a client certificate needs its key_file"),
+            ("url = \"mqtt://b\"\nca_file = \"ca.pem\"", "mqtt.url: ca_file and cert_file are for TLS"),
+            ("node_id = \"a\"", "mqtt.url: missing"),
+            ("url = \"mqtt://b\"\npassword = \"x\"", "mqtt.password"),
+        ]
+        for (toml, expected) in cases {
+            let found = problems(toml)
+            #expect(found.contains { $0.contains(expected) }, "\(toml): \(found)")
+        }
+    }
+}

@@ -1,0 +1,361 @@
+import Foundation
+import Glibc
+import SignControl
+import Testing
+
+/// A mosquitto broker of the test's own on a loopback address, with the project's real
+/// clients (mosquitto_pub, mosquitto_sub) beside it.
+final class Broker {
+    let scratch: Scratch
+    let host = "127.81.\(UInt8.random(in: 1...254)).\(UInt8.random(in: 1...254))"
+    let port = 1883
+    private(set) var process: Process?
+    let config: String
+    /// mosquitto_pub/sub arguments for connecting (credentials, TLS).
+    var clientArguments: [String]
+
+    /// With `password`, the broker takes only user `sign` with it; with `tls`, it speaks TLS
+    /// with a certificate from a CA the test makes (`ca` is that CA's file).
+    init(_ scratch: Scratch, password: String? = nil, tls: Bool = false) throws {
+        self.scratch = scratch
+        var lines = ["listener \(port) \(host)", "persistence false", "allow_anonymous \(password == nil)"]
+        clientArguments = ["-h", host, "-p", "\(port)"]
+        if let password {
+            let file = scratch.dir.appendingPathComponent("mosquitto.passwd").path
+            let made = try run("/usr/bin/mosquitto_passwd", ["-c", "-b", file, "sign", password])
+            #expect(made.status == 0, "mosquitto_passwd: \(made.stderr)")
+            lines.append("password_file \(file)")
+            clientArguments += ["-u", "sign", "-P", password]
+        }
+        if tls {
+            try Self.makeCertificates(in: scratch.dir, host: host)
+            let dir = scratch.dir.path
+            lines += ["cafile \(dir)/ca.pem", "certfile \(dir)/server.pem", "keyfile \(dir)/server.key"]
+            clientArguments += ["--cafile", "\(dir)/ca.pem"]
+        }
+        config = try scratch.write(
+            lines.joined(separator: "\n") + "\n", "mosquitto-\(UInt32.random(in: 0...UInt32.max)).conf")
+        try start()
+    }
+
+    var caFile: String { scratch.dir.appendingPathComponent("ca.pem").path }
+
+    /// A CA and a server certificate for `host`, made with openssl.
+    static func makeCertificates(in dir: URL, host: String) throws {
+        let d = dir.path
+        for arguments in [
+            [
+                "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "2", "-subj", "/CN=signd test CA", "-keyout",
+                "\(d)/ca.key", "-out", "\(d)/ca.pem",
+            ],
+            [
+                "req", "-newkey", "rsa:2048", "-nodes", "-subj", "/CN=\(host)", "-keyout", "\(d)/server.key", "-out",
+                "\(d)/server.csr",
+            ],
+            [
+                "x509", "-req", "-in", "\(d)/server.csr", "-CA", "\(d)/ca.pem", "-CAkey", "\(d)/ca.key",
+                "-CAcreateserial",
+                "-days", "2", "-extfile", try scratchFile(dir, "san.cnf", "subjectAltName = IP:\(host)\n"), "-out",
+                "\(d)/server.pem",
+            ],
+        ] {
+            let done = try run("/usr/bin/openssl", arguments)
+            #expect(done.status == 0, "openssl \(arguments[0]): \(done.stderr)")
+        }
+        chmod("\(d)/server.key", 0o644)
+    }
+
+    private static func scratchFile(_ dir: URL, _ name: String, _ text: String) throws -> String {
+        let path = dir.appendingPathComponent(name).path
+        try text.write(toFile: path, atomically: true, encoding: .utf8)
+        return path
+    }
+
+    /// Starts mosquitto and waits until it takes connections.
+    func start() throws {
+        let process = try scratch.launch("/usr/sbin/mosquitto", ["-c", config])
+        self.process = process
+        for _ in 0..<200 {
+            if (try? run("/usr/bin/mosquitto_pub", clientArguments + ["-t", "test/ready", "-m", "1"]))?.status == 0 {
+                return
+            }
+            Thread.sleep(forTimeInterval: 0.05)
+        }
+        throw ControlClient.Unreachable(path: "mosquitto", reason: "did not start: \(scratch.stderr(of: process))")
+    }
+
+    /// Kills the broker (as a crash or a power cut would).
+    func kill() {
+        guard let process else { return }
+        Glibc.kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
+        self.process = nil
+    }
+
+    func publish(_ topic: String, _ message: String, qos: Int = 1) throws {
+        let done = try run("/usr/bin/mosquitto_pub", clientArguments + ["-q", "\(qos)", "-t", topic, "-m", message])
+        #expect(done.status == 0, "mosquitto_pub: \(done.stderr)")
+    }
+
+    /// `count` messages on `topics` (retained ones included), each as "topic payload"; what
+    /// came within `seconds` if fewer.
+    func receive(_ topics: [String], count: Int, seconds: Int = 10) throws -> [String] {
+        let done = try run(
+            "/usr/bin/mosquitto_sub",
+            clientArguments + topics.flatMap { ["-t", $0] } + ["-v", "-C", "\(count)", "-W", "\(seconds)"])
+        return done.stdout.split(separator: "\n").map(String.init)
+    }
+
+    /// Starts a subscriber now; `collect` returns what it got by then.
+    func listen(_ topics: [String], seconds: Int = 10) throws -> (collect: () -> [String], stop: () -> Void) {
+        let out = scratch.dir.appendingPathComponent("sub-\(UInt32.random(in: 0...UInt32.max)).txt")
+        FileManager.default.createFile(atPath: out.path, contents: nil)
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/mosquitto_sub")
+        process.arguments = clientArguments + topics.flatMap { ["-t", $0] } + ["-v", "-W", "\(seconds)"]
+        process.standardOutput = try FileHandle(forWritingTo: out)
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        Thread.sleep(forTimeInterval: 0.3)  // subscribed before anything is published
+        let collect = {
+            ((try? String(contentsOf: out, encoding: .utf8)) ?? "").split(separator: "\n").map(String.init)
+        }
+        // SIGKILL: a child of the test runner starts with SIGTERM blocked.
+        return (collect, { if process.isRunning { Glibc.kill(process.processIdentifier, SIGKILL) } })
+    }
+
+    deinit { kill() }
+}
+
+@Suite("MQTT", .serialized)
+struct MQTTTests {
+    /// A 64x16 board with one text layer, a playlist, and `[mqtt]` for `broker` (node
+    /// `window`, group `shop`, discovery on).
+    static func config(_ s: Scratch, _ broker: Broker, tls: Bool = false, extra: String = "") throws -> String {
+        try s.write(
+            s.config(
+                text: "Hello",
+                extra: """
+                    [[playlist]]
+                    name = "day"
+                    [[playlist.item]]
+                    text = "Good morning"
+                    duration = 600
+                    [mqtt]
+                    url = "\(tls ? "mqtts" : "mqtt")://\(broker.host):\(broker.port)"
+                    node_id = "window"
+                    groups = ["shop"]
+                    discovery = true
+                    \(extra)
+                    """))
+    }
+
+    /// Waits until `status` says the MQTT link is `state`.
+    static func waitForLink(_ s: Scratch, _ state: String, seconds: Double = 15) throws -> JSONValue? {
+        let end = monotonicNow() + UInt64(seconds * 1e9)
+        var link: JSONValue?
+        while monotonicNow() < end {
+            link = try s.request("status")["mqtt"]
+            if link?["state"]?.stringValue == state { return link }
+            Thread.sleep(forTimeInterval: 0.05)
+        }
+        Issue.record("the MQTT link did not become \(state): \(String(describing: link))")
+        return link
+    }
+
+    /// What a response says, without what differs from one run to the next: ok, the error's
+    /// code, and the result's keys.
+    static func shape(_ line: String) throws -> String {
+        let json = try JSONValue.parse(Array(line.utf8))
+        if json["ok"]?.boolValue == true {
+            return "ok " + (json["result"]?.objectValue?.keys.sorted().joined(separator: ",") ?? "")
+        }
+        return "error " + (json["error"]?["code"]?.stringValue ?? "?")
+    }
+
+    @Test("every request over cmd gets the response the socket gives, with its id; text/set changes the frame")
+    func sameAsSocket() throws {
+        let s = try Scratch()
+        let broker = try Broker(s)
+        let signd = try s.startSignd(config: try Self.config(s, broker))
+        defer { s.stop(signd) }
+        _ = try Self.waitForLink(s, "ok")
+        let requests = [
+            #"{"cmd":"ping"}"#, #"{"cmd":"status"}"#, #"{"cmd":"outputs"}"#, #"{"cmd":"set-text","text":"A"}"#,
+            #"{"cmd":"set-text","text":"B","layer":"nope"}"#, #"{"cmd":"select-zone","layer":"main","zone":"x"}"#,
+            #"{"cmd":"set-property","layer":"main","key":"opactiy","value":1}"#,
+            #"{"cmd":"set-property","layer":"main","key":"opacity","value":0.5}"#, #"{"cmd":"stop"}"#,
+            #"{"cmd":"start"}"#, #"{"cmd":"load-scene","path":"/etc/passwd"}"#, #"{"cmd":"notify","text":"N"}"#,
+            #"{"cmd":"dismiss","all":true}"#, #"{"cmd":"set-var","name":"t","value":"1"}"#,
+            #"{"cmd":"set-var","name":"bad name","value":"1"}"#, #"{"cmd":"playlist","action":"next"}"#,
+            #"{"cmd":"playlist","action":"select","name":"nope"}"#, #"{"cmd":"set-brightness","value":0.5}"#,
+            #"{"cmd":"set-brightness","value":2}"#, #"{"cmd":"display","state":"on"}"#, #"{"cmd":"reload"}"#,
+            #"{"cmd":"fly"}"#, #"{"cmd":"set-text"}"#, #"{"cmd":"set-text","text":5}"#, #"[1]"#, "not json",
+            #"{"cmd":"set-text","text":"C","at":1}"#,
+        ]
+        for (i, body) in requests.enumerated() {
+            let client = try ControlClient(path: s.socket)
+            try client.send(raw: Array((body + "\n").utf8))
+            let overSocket = String(decoding: try client.readLine() ?? [], as: UTF8.self)
+            // The same request over MQTT, with an id so its response can be told apart.
+            var withID = body
+            if body.hasPrefix("{\"cmd\"") { withID = "{\"id\":\(1000 + i)," + body.dropFirst() }
+            let results = try broker.listen(["signd/window/result"])
+            try broker.publish("signd/window/cmd", withID)
+            var overMQTT: String?
+            for _ in 0..<200 {
+                overMQTT = results.collect().first.map { String($0.dropFirst("signd/window/result ".count)) }
+                if overMQTT != nil { break }
+                Thread.sleep(forTimeInterval: 0.02)
+            }
+            results.stop()
+            guard let overMQTT else {
+                Issue.record("no result over MQTT for \(body)")
+                continue
+            }
+            #expect(try Self.shape(overMQTT) == Self.shape(overSocket), "\(body)")
+            if withID != body {
+                #expect(try JSONValue.parse(Array(overMQTT.utf8))["id"] == .int(Int64(1000 + i)), "\(body)")
+            }
+        }
+        let before = try run("/usr/bin/env", ["python3", Paths.shmReader, s.name, "frame", s.dir.path + "/before.rgb"])
+        #expect(before.status == 0)
+        try broker.publish("signd/window/text/set", "Über MQTT")
+        var changed = false
+        for _ in 0..<200 where !changed {
+            _ = try run("/usr/bin/env", ["python3", Paths.shmReader, s.name, "frame", s.dir.path + "/after.rgb"])
+            let shown = try s.request("status")["text"]?.stringValue == "Über MQTT"
+            changed =
+                shown
+                && (try? Data(contentsOf: s.dir.appendingPathComponent("after.rgb")))
+                    != (try? Data(contentsOf: s.dir.appendingPathComponent("before.rgb")))
+            if !changed { Thread.sleep(forTimeInterval: 0.02) }
+        }
+        #expect(changed, "text/set did not change the shm frame")
+        #expect(try broker.receive(["signd/window/text/state"], count: 1) == ["signd/window/text/state Über MQTT"])
+    }
+
+    @Test(
+        "availability: online when connected, offline by the last will; a QoS 1 request sent while signd was away runs when it is back; a broker restart is reconnected to without a stall of signd's own"
+    )
+    func awayAndBack() throws {
+        let s = try Scratch()
+        let broker = try Broker(s)
+        let config = try Self.config(s, broker)
+        var signd = try s.startSignd(config: config)
+        _ = try Self.waitForLink(s, "ok")
+        #expect(try broker.receive(["signd/window/availability"], count: 1) == ["signd/window/availability online"])
+        // signd dies without a word: the broker says so for it.
+        kill(signd.processIdentifier, SIGKILL)
+        signd.waitUntilExit()
+        #expect(try broker.receive(["signd/window/availability"], count: 1) == ["signd/window/availability offline"])
+        try broker.publish("signd/window/text/set", "sent while away")
+        try broker.publish("signd/group/shop/cmd", #"{"cmd":"set-var","name":"note","value":"queued too"}"#)
+        signd = try s.startSignd(config: config)
+        defer { s.stop(signd) }
+        var status = try s.request("status")
+        for _ in 0..<300 where status["text"]?.stringValue != "sent while away" || status["vars"]?["note"] == nil {
+            Thread.sleep(forTimeInterval: 0.02)
+            status = try s.request("status")
+        }
+        #expect(status["text"]?.stringValue == "sent while away")
+        #expect(status["vars"]?["note"]?.stringValue == "queued too")
+        // The broker goes away and comes back.
+        let stallsBefore = status["stalls_own"]?.doubleValue ?? 0
+        broker.kill()
+        let waiting = try Self.waitForLink(s, "waiting")
+        #expect(waiting?["last_error"]?.stringValue != nil)
+        try broker.start()
+        _ = try Self.waitForLink(s, "ok", seconds: 20)
+        #expect(try broker.receive(["signd/window/availability"], count: 1) == ["signd/window/availability online"])
+        try broker.publish("signd/window/text/set", "after the restart")
+        for _ in 0..<300 where try s.request("status")["text"]?.stringValue != "after the restart" {
+            Thread.sleep(forTimeInterval: 0.02)
+        }
+        let after = try s.request("status")
+        #expect(after["text"]?.stringValue == "after the restart")
+        #expect((after["stalls_own"]?.doubleValue ?? 0) == stallsBefore)
+    }
+
+    @Test(
+        "Home Assistant discovery: retained configs with the required fields, again when Home Assistant comes online; the light's command turns the display off"
+    )
+    func discovery() throws {
+        let s = try Scratch()
+        let broker = try Broker(s)
+        let signd = try s.startSignd(config: try Self.config(s, broker))
+        defer { s.stop(signd) }
+        _ = try Self.waitForLink(s, "ok")
+        let lines = try broker.receive(["homeassistant/#"], count: 4)
+        var configs: [String: JSONValue] = [:]
+        for line in lines {
+            let parts = line.split(separator: " ", maxSplits: 1).map(String.init)
+            configs[parts[0]] = try JSONValue.parse(Array(parts[1].utf8))
+        }
+        #expect(
+            Set(configs.keys) == [
+                "homeassistant/text/window/text/config", "homeassistant/light/window/display/config",
+                "homeassistant/sensor/window/dropped/config", "homeassistant/select/window/playlist/config",
+            ])
+        for (topic, config) in configs {
+            #expect(config["availability_topic"]?.stringValue == "signd/window/availability", "\(topic)")
+            #expect(config["unique_id"]?.stringValue?.hasPrefix("window_") == true, "\(topic)")
+            #expect(config["device"]?["identifiers"] == ["window"], "\(topic)")
+            #expect(config["device"]?["model"]?.stringValue == "signd", "\(topic)")
+            #expect(config["device"]?["sw_version"]?.stringValue?.isEmpty == false, "\(topic)")
+            #expect(config["name"]?.stringValue?.isEmpty == false, "\(topic)")
+            #expect(config["command_topic"] != nil || topic.contains("/sensor/"), "\(topic)")
+            #expect(config["state_topic"]?.stringValue?.hasPrefix("signd/window/") == true, "\(topic)")
+        }
+        let light = configs["homeassistant/light/window/display/config"]
+        #expect(light?["brightness_command_topic"]?.stringValue == "signd/window/cmd")
+        #expect(configs["homeassistant/select/window/playlist/config"]?["options"] == ["day"])
+        // Home Assistant restarts: the configs come again.
+        let again = try broker.listen(["homeassistant/+/window/+/config"])
+        try broker.publish("homeassistant/status", "online")
+        for _ in 0..<200 where again.collect().count < 8 { Thread.sleep(forTimeInterval: 0.02) }
+        #expect(again.collect().count >= 8, "4 retained + 4 re-published")
+        again.stop()
+        // What Home Assistant sends to turn the light off.
+        try broker.publish(light?["command_topic"]?.stringValue ?? "", light?["payload_off"]?.stringValue ?? "")
+        for _ in 0..<200 where try s.request("status")["display"]?.stringValue != "off" {
+            Thread.sleep(forTimeInterval: 0.02)
+        }
+        #expect(try s.request("status")["display"]?.stringValue == "off")
+    }
+
+    @Test(
+        "a broker with a password file: the right password connects; a wrong one is waited out with the broker's reason"
+    )
+    func password() throws {
+        let s = try Scratch()
+        let broker = try Broker(s, password: "correct horse")
+        let good = try s.write("correct horse\n", "mqtt.password")
+        let signd = try s.startSignd(
+            config: try Self.config(s, broker, extra: "username = \"sign\"\npassword_file = \"\(good)\""))
+        _ = try Self.waitForLink(s, "ok")
+        s.stop(signd)
+        let bad = try s.write("wrong", "mqtt.bad")
+        let refused = try s.startSignd(
+            config: try Self.config(s, broker, extra: "username = \"sign\"\npassword_file = \"\(bad)\""))
+        defer { s.stop(refused) }
+        let link = try Self.waitForLink(s, "waiting")
+        #expect(link?["last_error"]?.stringValue?.contains("refused") == true, "\(String(describing: link))")
+        #expect(!s.stderr(of: refused).contains("wrong"), "the password must never be logged")
+    }
+
+    @Test("TLS with a CA of the test's own: mqtts with ca_file connects")
+    func tls() throws {
+        let s = try Scratch()
+        let broker = try Broker(s, tls: true)
+        let signd = try s.startSignd(
+            config: try Self.config(s, broker, tls: true, extra: "ca_file = \"\(broker.caFile)\""))
+        defer { s.stop(signd) }
+        _ = try Self.waitForLink(s, "ok")
+        try broker.publish("signd/window/text/set", "over TLS")
+        for _ in 0..<200 where try s.request("status")["text"]?.stringValue != "over TLS" {
+            Thread.sleep(forTimeInterval: 0.02)
+        }
+        #expect(try s.request("status")["text"]?.stringValue == "over TLS")
+    }
+}
