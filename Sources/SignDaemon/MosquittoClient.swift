@@ -64,6 +64,8 @@ final class MosquittoClient: Sendable {
         self.callbacks = callbacks
         do throws(Failure) {
             try Self.check(mosquitto_reconnect_delay_set(pointer, 1, 30, true), "set the reconnect delay")
+            // Small messages go out at once rather than wait for the last one's ACK (Nagle).
+            try Self.check(mosquitto_int_option(pointer, MOSQ_OPT_TCP_NODELAY, 1), "set TCP_NODELAY")
             try Self.check(
                 mosquitto_will_set(
                     pointer, options.will.topic, Int32(options.will.payload.utf8.count), options.will.payload, 1, true),
