@@ -199,6 +199,15 @@ def check_page(args):
                  lambda: (status(args.url)["notification"] or {}).get("text") == "Order 7 ready")
         ok("notify works (sent with the Enter key)")
 
+        # The narrowest phones in use: nothing may stick out at 360 px.
+        driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
+                               {"width": 360, "height": 740, "deviceScaleFactor": 1, "mobile": True})
+        time.sleep(0.3)
+        overflow = driver.execute_script(
+            "return document.documentElement.scrollWidth - document.documentElement.clientWidth;")
+        if overflow > 0:
+            fail(f"at 360 px wide the page is {overflow} px wider than the screen")
+        ok("at 360 px wide nothing is wider than the screen")
         if args.screenshots:
             os.makedirs(args.screenshots, exist_ok=True)
             screenshot(driver, args.screenshots, "web-phone.png", 390, 844, True)
