@@ -219,19 +219,24 @@ final class ChannelSubscriber: EventSubscriber {
     }
 }
 
-/// Tells a connection over the client limit that the server is busy, then closes it.
-final class BusyHandler: ChannelInboundHandler {
+/// Writes one answer to a connection as soon as it opens, then closes it: how both servers
+/// turn away a connection over their limit.
+final class AnswerAndClose: ChannelInboundHandler {
     typealias InboundIn = ByteBuffer
     typealias OutboundOut = ByteBuffer
-    let limit: Int
+    let answer: String
 
-    init(limit: Int) { self.limit = limit }
+    init(_ answer: String) { self.answer = answer }
+
+    /// The control socket's: a `busy` response line.
+    static func socketBusy(limit: Int) -> AnswerAndClose {
+        AnswerAndClose(
+            Response.failure(id: .null, ControlError(.busy, "too many clients: at most \(limit) at once")).line + "\n")
+    }
 
     func channelActive(context: ChannelHandlerContext) {
-        let line =
-            Response.failure(id: .null, ControlError(.busy, "too many clients: at most \(limit) at once")).line + "\n"
-        var buffer = context.channel.allocator.buffer(capacity: line.utf8.count)
-        buffer.writeString(line)
+        var buffer = context.channel.allocator.buffer(capacity: answer.utf8.count)
+        buffer.writeString(answer)
         let channel = context.channel
         context.writeAndFlush(wrapOutboundOut(buffer)).whenComplete { _ in channel.close(promise: nil) }
     }

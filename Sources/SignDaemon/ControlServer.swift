@@ -96,7 +96,8 @@ public final class ControlServer: Sendable {
                 channel.closeFuture.whenComplete { _ in self.connections.subtract(1, ordering: .relaxed) }
                 return channel.eventLoop.makeCompletedFuture {
                     if count > Self.maxClients {
-                        try channel.pipeline.syncOperations.addHandler(BusyHandler(limit: Self.maxClients))
+                        try channel.pipeline.syncOperations.addHandler(
+                            AnswerAndClose.socketBusy(limit: Self.maxClients))
                     } else {
                         try channel.pipeline.syncOperations.addHandler(ByteToMessageHandler(LineFrameDecoder()))
                         try channel.pipeline.syncOperations.addHandler(ControlConnectionHandler(plane: plane))

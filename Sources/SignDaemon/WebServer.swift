@@ -63,7 +63,8 @@ public final class WebServer: Sendable {
                 channel.closeFuture.whenComplete { _ in self.connections.subtract(1, ordering: .relaxed) }
                 return channel.eventLoop.makeCompletedFuture {
                     if count > Self.maxConnections {
-                        try channel.pipeline.syncOperations.addHandler(WebBusyHandler(limit: Self.maxConnections))
+                        try channel.pipeline.syncOperations.addHandler(
+                            AnswerAndClose.webBusy(limit: Self.maxConnections))
                     } else {
                         try configure(channel)
                     }
@@ -128,23 +129,13 @@ public final class WebServer: Sendable {
     }
 }
 
-/// Answers a connection over the limit 503 and closes it.
-final class WebBusyHandler: ChannelInboundHandler {
-    typealias InboundIn = ByteBuffer
-    typealias OutboundOut = ByteBuffer
-    let limit: Int
-
-    init(limit: Int) { self.limit = limit }
-
-    func channelActive(context: ChannelHandlerContext) {
+extension AnswerAndClose {
+    /// The web server's: 503 with a `busy` error.
+    static func webBusy(limit: Int) -> AnswerAndClose {
         let body =
             "{\"ok\":false,\"error\":{\"code\":\"busy\",\"message\":\"too many connections: at most \(limit) at once\"}}"
-        let text =
+        return AnswerAndClose(
             "HTTP/1.1 503 Service Unavailable\r\nContent-Type: application/json\r\nContent-Length: \(body.utf8.count)\r\nRetry-After: 5\r\nConnection: close\r\n\r\n"
-            + body
-        var buffer = context.channel.allocator.buffer(capacity: text.utf8.count)
-        buffer.writeString(text)
-        let channel = context.channel
-        context.writeAndFlush(wrapOutboundOut(buffer)).whenComplete { _ in channel.close(promise: nil) }
+                + body)
     }
 }

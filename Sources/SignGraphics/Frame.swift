@@ -20,6 +20,16 @@ public struct Frame: Sendable, Equatable {
         self.pixels = pixels
     }
 
+    /// Puts a copy of `frame` in `slot`, into the storage already there when the size is the
+    /// same (so keeping the newest frame of a stream allocates nothing), anew otherwise.
+    public static func copy(_ frame: Frame, into slot: inout Frame?) {
+        if slot?.width == frame.width && slot?.height == frame.height {
+            slot!.pixels.withUnsafeMutableBytes { dst in frame.pixels.withUnsafeBytes { dst.copyMemory(from: $0) } }
+        } else {
+            slot = Frame(width: frame.width, height: frame.height, pixels: Array(frame.pixels))
+        }
+    }
+
     /// Bytes per row.
     public var stride: Int { width * 3 }
 

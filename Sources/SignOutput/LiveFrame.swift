@@ -29,14 +29,7 @@ public final class LiveFrame: FrameSink {
 
     public func send(_ frame: Frame, number: UInt64, deadline: UInt64, display: DisplaySetting) {
         slot.withLock { s in
-            if s.frame?.width == frame.width && s.frame?.height == frame.height {
-                // The same size as before: copy into the storage already there, allocating nothing.
-                s.frame!.pixels.withUnsafeMutableBytes { dst in
-                    frame.pixels.withUnsafeBytes { dst.copyMemory(from: $0) }
-                }
-            } else {
-                s.frame = Frame(width: frame.width, height: frame.height, pixels: Array(frame.pixels))
-            }
+            Frame.copy(frame, into: &s.frame)
             s.number = number
         }
         newest.store(number &+ 1, ordering: .releasing)

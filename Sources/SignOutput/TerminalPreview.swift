@@ -53,14 +53,7 @@ public final class TerminalPreview: FrameSink {
     public func send(_ frame: Frame, number: UInt64, deadline: UInt64, display: DisplaySetting) {
         let schedule = pending.withLock { p -> Bool in
             guard !p.stopped else { return false }
-            if p.frame?.width == frame.width && p.frame?.height == frame.height {
-                // Reuse the slot's storage: copying pixels allocates nothing.
-                p.frame!.pixels.withUnsafeMutableBytes { dst in
-                    frame.pixels.withUnsafeBytes { dst.copyMemory(from: $0) }
-                }
-            } else {
-                p.frame = Frame(width: frame.width, height: frame.height, pixels: Array(frame.pixels))
-            }
+            Frame.copy(frame, into: &p.frame)
             p.number = number
             p.scale = display.scale
             if p.drawing { return false }
@@ -87,12 +80,7 @@ public final class TerminalPreview: FrameSink {
         let shown = pending.withLock { p -> (number: UInt64, scale: UInt32)? in
             p.drawing = false
             guard !p.stopped, let frame = p.frame else { return nil }
-            if drawn?.width == frame.width && drawn?.height == frame.height {
-                drawn!.pixels.withUnsafeMutableBytes { dst in frame.pixels.withUnsafeBytes { dst.copyMemory(from: $0) }
-                }
-            } else {
-                drawn = Frame(width: frame.width, height: frame.height, pixels: Array(frame.pixels))
-            }
+            Frame.copy(frame, into: &drawn)
             return (p.number, p.scale)
         }
         guard let (number, scale) = shown else { return }
