@@ -9,12 +9,17 @@ UNITDIR     ?= /lib/systemd/system
 UDEVDIR     ?= /etc/udev/rules.d
 SYSUSERSDIR ?= /usr/lib/sysusers.d
 
-.PHONY: all setup build release demo test bench fuzz soak install clean format
+.PHONY: all setup setup-test build release demo test bench fuzz soak install clean format
 
 all: build
 
+## setup: what signd needs to build and run; setup-test: also what the tests talk to
+## (emulated USB, OLA, mosquitto, chromium, the protocols' Python packages).
 setup:
 	@tools/setup.sh
+
+setup-test:
+	@tools/setup.sh --test
 
 build: setup
 	$(SWIFT) build
@@ -35,7 +40,7 @@ demo: build
 ## one-hour `make soak` sees as the plateau it is. It fails on a stall signd caused (its own
 ## work overran a frame); one where the clock's thread waited for a CPU on this shared machine
 ## is reported with the machine's CPU pressure (`tools/soak --strict` fails on those too).
-test: setup
+test: setup-test
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
 	tools/check-units
@@ -52,7 +57,7 @@ fuzz: setup
 	tools/fuzz $(FUZZ_SECONDS)
 
 ## soak: the release daemon stormed by clients for SOAK (make soak SOAK=1h).
-soak: release
+soak: setup-test release
 	tools/soak $(SOAK)
 
 ## install: binaries, units, the sysusers entry, the udev rules and /etc/signd/signd.toml (an existing one is kept).

@@ -1,6 +1,9 @@
 #!/usr/bin/env bash
-# Installs the Debian packages signd needs to build, run and test, but only the
-# ones that are missing, so `make demo` and `make test` are cheap once set up.
+# Installs the Debian packages signd needs to build and run (`tools/setup.sh`, what
+# `make demo` and `make build` call), and with --test also what its tests talk to (`make
+# test`), but only the ones that are missing, so both are cheap once set up.
+#
+#   tools/setup.sh [--test]
 set -euo pipefail
 
 packages=(
@@ -9,25 +12,32 @@ packages=(
   libusb-1.0-0-dev
   libsystemd-dev
   libpng-dev
+  libmosquitto-dev   # MQTT's client library
   xfonts-base
   fonts-unifont
-  fonts-dejavu-core  # an outline font with kerning, for the text tests
   fonts-noto-color-emoji  # colour emoji in text
-  systemd            # systemd-socket-activate, systemd-analyze
-  umockdev gir1.2-umockdev-1.0 python3-gi  # emulated USB devices for the USB output tests
-  ola ola-python iproute2  # OLA's olad receiving signd's network outputs, in a test's own network namespace
-  playerctl dbus-bin  # tools/now-playing-mpris, tested against a fake MPRIS player on a private session bus
-  chromium chromium-driver  # the web page's tests, in a real headless browser (tools/web-peer.py)
-  libmosquitto-dev mosquitto mosquitto-clients  # MQTT: the client library, and a broker and clients for the tests
 )
 
-# The LED network protocols as other projects implement them, for the wire tests
-# (tools/wire-peer.py), and Selenium and a WebSocket client for the web page's tests
-# (tools/web-peer.py, tools/web-viewers): from PyPI, into the python3 on PATH, when missing.
-python_peers=(sacn==1.11.0 python-led-ddp==1.0.1 stupidArtnet==1.6.0 selenium==4.38.0 websocket-client==1.9.2)
-if ! python3 -c "import sacn, ddp, stupidArtnet, selenium, websocket" 2>/dev/null; then
-  echo "setup: installing ${python_peers[*]} from PyPI" >&2
-  python3 -m pip install -q --disable-pip-version-check "${python_peers[@]}" </dev/null
+if [[ "${1:-}" == "--test" ]]; then
+  packages+=(
+    fonts-dejavu-core  # an outline font with kerning, for the text tests
+    systemd            # systemd-socket-activate, systemd-analyze
+    umockdev gir1.2-umockdev-1.0 python3-gi  # emulated USB devices for the USB output tests
+    ola ola-python iproute2  # OLA's olad receiving signd's network outputs, in a test's own network namespace
+    playerctl dbus-bin  # tools/now-playing-mpris, tested against a fake MPRIS player on a private session bus
+    chromium chromium-driver  # the web page's tests, in a real headless browser (tools/web-peer.py)
+    mosquitto mosquitto-clients  # a broker and its clients for the MQTT tests
+    openssl            # a test CA for MQTT over TLS
+  )
+
+  # The LED network protocols as other projects implement them, for the wire tests
+  # (tools/wire-peer.py), and Selenium and a WebSocket client for the web page's tests
+  # (tools/web-peer.py, tools/web-viewers): from PyPI, into the python3 on PATH, when missing.
+  python_peers=(sacn==1.11.0 python-led-ddp==1.0.1 stupidArtnet==1.6.0 selenium==4.38.0 websocket-client==1.9.2)
+  if ! python3 -c "import sacn, ddp, stupidArtnet, selenium, websocket" 2>/dev/null; then
+    echo "setup: installing ${python_peers[*]} from PyPI" >&2
+    python3 -m pip install -q --disable-pip-version-check "${python_peers[@]}" </dev/null
+  fi
 fi
 
 missing=()
