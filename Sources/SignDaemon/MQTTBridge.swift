@@ -24,6 +24,8 @@ final class MQTTBridge: Sendable {
     private let publisher = Mutex<DispatchSourceTimer?>(nil)
     private let events: EventForwarder
     private let router: Router
+    /// Requests handed to the control plane and not yet answered.
+    private let inFlight = Atomic<Int>(0)
 
     /// The link to the broker, as `status` reports it.
     private struct Link {
@@ -41,6 +43,9 @@ final class MQTTBridge: Sendable {
     static let stateHeartbeat = 30.0
     /// The largest payload taken on `cmd` or `text/set`, as on the socket.
     static let maxPayload = ControlMessage.maxRequestLength
+    /// Requests carried out at once; more are answered `busy`, so a flood of publishes to
+    /// `cmd` queues no work without bound.
+    static let maxInFlight = 64
 
     /// Connects to `config`'s broker (with `password`, read from its file) on behalf of
     /// `plane`. Throws only for what a configuration cannot fix at run time (libmosquitto
@@ -174,8 +179,15 @@ final class MQTTBridge: Sendable {
     }
 
     private func carryOut(_ request: Request) {
+        guard inFlight.add(1, ordering: .relaxed).newValue <= Self.maxInFlight else {
+            inFlight.subtract(1, ordering: .relaxed)
+            let error = ControlError(.busy, "\(Self.maxInFlight) MQTT requests are already being carried out")
+            publishResult(Response.failure(id: request.id, error))
+            return
+        }
         plane.handle(request, from: .mqtt) { [weak self] response in
             guard let self else { return }
+            inFlight.subtract(1, ordering: .relaxed)
             publishResult(response)
             queue.async { self.publishState(force: false) }
         }

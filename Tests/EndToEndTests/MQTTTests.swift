@@ -344,6 +344,47 @@ struct MQTTTests {
         #expect(!s.stderr(of: refused).contains("wrong"), "the password must never be logged")
     }
 
+    @Test(
+        "a burst of 3,000 requests on cmd: each that arrives is carried out or answered busy, and signd goes on answering"
+    )
+    func burst() throws {
+        let s = try Scratch()
+        let broker = try Broker(s)
+        let signd = try s.startSignd(config: try Self.config(s, broker))
+        defer { s.stop(signd) }
+        _ = try Self.waitForLink(s, "ok")
+        let results = try broker.listen(["signd/window/result"], seconds: 30)
+        let publisher = Process()
+        publisher.executableURL = URL(fileURLWithPath: "/usr/bin/mosquitto_pub")
+        publisher.arguments = broker.clientArguments + ["-q", "1", "-l", "-t", "signd/window/cmd"]
+        let input = Pipe()
+        publisher.standardInput = input
+        try publisher.run()
+        let burst = (1...3000).map { #"{"id":\#($0),"cmd":"set-text","text":"burst \#($0)"}"# }.joined(separator: "\n")
+        input.fileHandleForWriting.write(Data((burst + "\n").utf8))
+        try input.fileHandleForWriting.close()
+        publisher.waitUntilExit()
+        // mosquitto queues at most 1,000 messages for a client and drops the rest ("outgoing
+        // messages are being dropped"): wait until what it passed on has been answered.
+        var answered = results.collect().count
+        for _ in 0..<60 {
+            Thread.sleep(forTimeInterval: 0.5)
+            let now = results.collect().count
+            if now == answered { break }
+            answered = now
+        }
+        try broker.publish("signd/window/text/set", "after the burst")
+        for _ in 0..<500 where try s.request("status")["text"]?.stringValue != "after the burst" {
+            Thread.sleep(forTimeInterval: 0.02)
+        }
+        #expect(try s.request("status")["text"]?.stringValue == "after the burst")
+        let lines = results.collect()
+        results.stop()
+        #expect(lines.count >= 1000, "answered \(lines.count) of the 3,000")
+        #expect(lines.allSatisfy { $0.contains("\"ok\":true") || $0.contains("\"code\":\"busy\"") })
+        #expect(signd.isRunning)
+    }
+
     @Test("TLS with a CA of the test's own: mqtts with ca_file connects")
     func tls() throws {
         let s = try Scratch()
