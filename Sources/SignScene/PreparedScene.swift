@@ -151,7 +151,15 @@ public struct PreparedScene: Sendable {
         fonts: FontLibrary, transition: Transition? = nil, fields: (@Sendable (String) -> String)? = nil
     ) throws(TextChangeError) -> PreparedScene {
         let now = slots[index].localTime(sceneNow)
-        let earliest = sceneFrom.map { max(now, now + $0 - sceneNow) } ?? now
+        // The layer's own time at `sceneFrom`, computed from it alone when the layer's clock
+        // runs: `now + from - sceneNow` can miss the frame's time by a rounding, and boards
+        // on one timeline that got the request at different moments would then show the
+        // change a frame apart. A stopped layer's clock stands, so its change waits the delay.
+        let earliest =
+            sceneFrom.map { from in
+                let local = self.slots[index].localTime(from)
+                return local > now ? local : max(now, now + from - sceneNow)
+            } ?? now
         let shown = slots[index].layer(at: now)
         guard let source = shown.source.withText(text) else { throw .noText(layerID: shown.source.id) }
         let start = when == .loopEnd && shown.scrolls ? shown.path!.loopEnd(after: earliest) : earliest
