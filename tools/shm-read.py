@@ -13,6 +13,11 @@ contract, and it shows other programs how to read frames.
                                            read COUNT stable frames (and on until N distinct ones) while a writer publishes frames
                                            of one colour each (R = frame number mod 256) and fail on
                                            any torn or mislabelled frame (the tests' seqlock check)
+  shm-read.py NAME compare OTHER [--seconds S]
+                                           read two framebuffers for S seconds (default 3) and print, as
+                                           JSON, the frame numbers both published and how many of those
+                                           differ (boards on one timeline: none), the first and last such
+                                           number, and the numbers where the picture changed
 """
 import json
 import mmap
@@ -115,6 +120,22 @@ def main(argv):
                 return 1
             frames.add(header["frame"])
         print(json.dumps({"distinct_frames": len(frames)}))
+    elif command == "compare":
+        other, _ = open_framebuffer(argv[3])
+        seconds = float(argv[argv.index("--seconds") + 1]) if "--seconds" in argv else 3.0
+        seen = ({}, {})
+        deadline = time.monotonic() + seconds
+        while time.monotonic() < deadline:
+            for b, frames in ((buf, seen[0]), (other, seen[1])):
+                header, pixels = read_stable(b)
+                frames[header["frame"]] = pixels
+            time.sleep(0.001)
+        both = sorted(set(seen[0]) & set(seen[1]))
+        differ = [n for n in both if seen[0][n] != seen[1][n]]
+        ordered = sorted(seen[0])
+        changes = [n for p, n in zip(ordered, ordered[1:]) if seen[0][p] != seen[0][n]]
+        print(json.dumps({"both": len(both), "differ": len(differ), "first": both[0] if both else None,
+                          "last": both[-1] if both else None, "differing": differ[:10], "changes": changes}))
     else:
         print(__doc__, file=sys.stderr)
         return 2

@@ -72,13 +72,31 @@ public enum ConfigLoader {
         guard let t = r.table(root, "display", at: "") else { return }
         r.rejectUnknownKeys(
             t, at: "display",
-            allowed: ["width", "height", "fps", "background", "blank_on_stop", "brightness", "timezone"])
+            allowed: [
+                "width", "height", "fps", "background", "blank_on_stop", "brightness", "timezone", "timeline", "epoch",
+            ])
         if let v = r.int(t, "width", at: "display", in: 1...4096) { config.display.width = v }
         if let v = r.int(t, "height", at: "display", in: 1...4096) { config.display.height = v }
         if let v = r.number(t, "fps", at: "display", in: 1...1000) { config.display.fps = v }
         if let v = r.color(t, "background", at: "display") { config.display.background = v }
         if let v = r.bool(t, "blank_on_stop", at: "display") { config.display.blankOnStop = v }
         if let v = r.number(t, "brightness", at: "display", in: 0...1) { config.display.brightness = v }
+        switch r.string(t, "timeline", at: "display") {
+        case nil, "monotonic":
+            if t["epoch"] != nil { r.problem("display.epoch", "only for timeline = \"realtime\"") }
+        case "realtime":
+            config.display.realtimeEpoch = 0
+            if let epoch = r.string(t, "epoch", at: "display") {
+                if let date = ISO8601DateFormatter().date(from: epoch) {
+                    config.display.realtimeEpoch = date.timeIntervalSince1970
+                } else {
+                    r.problem(
+                        "display.epoch", "not an ISO 8601 instant with its offset (e.g. \"2026-01-01T00:00:00Z\")")
+                }
+            }
+        default:
+            r.problem("display.timeline", "one of \"monotonic\" (default) or \"realtime\"")
+        }
         if let v = r.string(t, "timezone", at: "display") {
             if TimeZone(identifier: v) != nil {
                 config.display.timeZone = v

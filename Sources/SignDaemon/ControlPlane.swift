@@ -157,7 +157,11 @@ public final class ControlPlane: Sendable {
         }
         let monotonicNow = MonotonicClock.now()
         let instant = monotonicNow + UInt64(((at - realNow) * 1e9).rounded())
-        let from = clock.sceneTime(ofFirstFrameAtOrAfterMonotonic: instant)
+        // On the realtime timeline the frame comes from `at` and the epoch alone, the same on
+        // every board.
+        let from =
+            clock.sceneTime(ofFirstFrameAtOrAfterRealtime: at)
+            ?? clock.sceneTime(ofFirstFrameAtOrAfterMonotonic: instant)
         if entry.preparesAhead {
             changesQueue.async {
                 defer { self.scheduled.subtract(1, ordering: .relaxed) }

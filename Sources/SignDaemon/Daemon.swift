@@ -100,7 +100,14 @@ public final class Daemon: Sendable {
         self.display = display
         let renderLoop = RenderLoop(store: store, outputs: outputs, events: events, display: display)
         self.renderLoop = renderLoop
-        let clock = FrameClock(fps: config.display.fps) { tick in renderLoop.render(tick) }
+        let clock = FrameClock(fps: config.display.fps, realtimeEpoch: config.display.realtimeEpoch) { tick in
+            renderLoop.render(tick)
+        }
+        clock.onClockStep { [logger] milliseconds in
+            logger.warning(
+                "the system clock stepped by \((milliseconds * 10).rounded() / 10) ms: the realtime frame grid is laid anew from the next frame"
+            )
+        }
         clock.onStall { [logger] stall in
             func ms(_ v: Double) -> Double { (v * 100).rounded() / 100 }
             let cause =
@@ -359,7 +366,10 @@ public final class Daemon: Sendable {
             let opened = try OutputSet.open(new, reusing: outputs.all) + extras
             let retired = outputs.all.filter { old in !opened.contains { $0 === old } }
             store.setTimeZone(Self.timeZone(new.display), now: clock.sceneTime())
-            try store.replace(config: new.scene, loaded: nil, beginTime: clock.sceneTime()) { swap in
+            // On the realtime timeline changed layers begin at scene time 0 like the rest, so
+            // every board shows them alike whenever it reloaded.
+            let begin = old.display.realtimeEpoch == nil ? clock.sceneTime() : 0
+            try store.replace(config: new.scene, loaded: nil, beginTime: begin) { swap in
                 clock.sync {
                     swap()
                     outputs.replace(with: opened)
@@ -381,8 +391,10 @@ public final class Daemon: Sendable {
         if new.brightnessSchedule != old.brightnessSchedule || new.display.timeZone != old.display.timeZone {
             brightnessScheduler.run(Self.brightnessSchedule(new), keepRequested: false)
         }
-        if new.control != old.control || new.preview != old.preview || new.web != old.web || new.mqtt != old.mqtt {
-            logger.warning("control, preview, web and mqtt settings take effect at the next start")
+        if new.control != old.control || new.preview != old.preview || new.web != old.web || new.mqtt != old.mqtt
+            || new.display.realtimeEpoch != old.display.realtimeEpoch
+        {
+            logger.warning("control, preview, web, mqtt and timeline settings take effect at the next start")
         }
         config.withLock { $0 = new }
         player.withLock { $0 }?.run(playlists: new.playlists, schedule: Self.showSchedule(new), resuming: nil)

@@ -17,6 +17,10 @@ public struct DaemonConfig: Sendable, Equatable {
         public var brightness = 1.0
         /// The IANA time zone times of day are read in (`[[brightness]]`); nil: the system's.
         public var timeZone: String?
+        /// `timeline = "realtime"`: the epoch (Unix seconds) frame 0 is due at on CLOCK_REALTIME,
+        /// so boards with synchronised clocks show the same frame at the same instant; nil:
+        /// the monotonic timeline, from when signd started.
+        public var realtimeEpoch: Double?
     }
 
     /// Where run-time changes are saved.

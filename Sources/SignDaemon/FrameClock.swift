@@ -80,13 +80,33 @@ public final class FrameClock: Sendable {
         var baseNumber: UInt64 = 0
         var baseDeadline: UInt64
         var baseTime: Double = 0
+        /// On the realtime timeline: the epoch (Unix ns) and the CLOCK_REALTIME minus
+        /// CLOCK_MONOTONIC offset the grid was laid with.
+        var realtime: (epoch: Int64, offset: Int64)?
 
-        func deadline(ofFrame n: UInt64) -> UInt64 {
-            baseDeadline + UInt64((Double(n - baseNumber) * 1e9 / fps).rounded())
+        /// The realtime grid at `fps`: frame n due at `epoch + n / fps` of CLOCK_REALTIME and
+        /// showing scene time n / fps, based at the first frame at or after `monotonic`
+        /// (and after `after`).
+        static func realtime(fps: Double, epoch: Int64, offset: Int64, monotonic: UInt64, after: UInt64) -> Timeline {
+            let sinceEpoch = Double(Int64(monotonic) + offset - epoch) / 1e9
+            let n = max(UInt64(max(0, (sinceEpoch * fps).rounded(.up))), after + 1)
+            let deadline = epoch + Int64((Double(n) * 1e9 / fps).rounded()) - offset
+            return Timeline(
+                fps: fps, baseNumber: n, baseDeadline: UInt64(max(0, deadline)), baseTime: Double(n) / fps,
+                realtime: (epoch, offset))
         }
 
+        func deadline(ofFrame n: UInt64) -> UInt64 {
+            if let grid = realtime {
+                return UInt64(max(0, grid.epoch + Int64((Double(n) * 1e9 / fps).rounded()) - grid.offset))
+            }
+            return baseDeadline + UInt64((Double(n - baseNumber) * 1e9 / fps).rounded())
+        }
+
+        /// On the realtime grid exactly n / fps, computed the same way on every board, so
+        /// boards that show frame n draw the very same picture.
         func time(ofFrame n: UInt64) -> Double {
-            baseTime + Double(n - baseNumber) / fps
+            realtime == nil ? baseTime + Double(n - baseNumber) / fps : Double(n) / fps
         }
     }
 
@@ -119,14 +139,57 @@ public final class FrameClock: Sendable {
         stallHandler.withLock { $0 = boxed }
     }
 
-    /// A clock at `fps` that calls `render` on its own queue for every frame it shows.
-    public init(fps: Double, label: String = "signd.frame-clock", render: @escaping @Sendable (Tick) -> Void) {
-        let origin = MonotonicClock.now()
-        self.origin = origin
-        self.timeline = Mutex(Timeline(fps: fps, baseDeadline: origin))
+    /// A clock at `fps` that calls `render` on its own queue for every frame it shows. With
+    /// `realtimeEpoch` (Unix seconds; CONTRACTS.md section 8) frame n is due at the
+    /// CLOCK_REALTIME instant `epoch + n / fps` and shows scene time n / fps, so boards with
+    /// synchronised clocks show the same frame at the same instant whenever each started.
+    public init(
+        fps: Double, realtimeEpoch: Double? = nil, label: String = "signd.frame-clock",
+        realtimeOffset: @escaping @Sendable () -> Int64 = RealtimeOffset.now,
+        render: @escaping @Sendable (Tick) -> Void
+    ) {
+        let now = MonotonicClock.now()
+        self.realtimeOffset = realtimeOffset
+        var timeline = Timeline(fps: fps, baseDeadline: now)
+        if let realtimeEpoch {
+            timeline = .realtime(
+                fps: fps, epoch: Int64((realtimeEpoch * 1e9).rounded()), offset: realtimeOffset(), monotonic: now,
+                after: 0)
+            lastNumber.store(timeline.baseNumber - 1, ordering: .relaxed)
+        }
+        self.origin = timeline.baseDeadline &- UInt64(max(0, timeline.baseTime * 1e9))
+        self.timeline = Mutex(timeline)
         self.queue = DispatchQueue(label: label, qos: .userInteractive)
         self.render = render
     }
+
+    /// `realtime` with the epoch, or `monotonic`; and the clock steps the realtime grid was
+    /// laid anew for, with the last one's size.
+    public var timelineStatus: (kind: String, steps: Int, lastStepMilliseconds: Double) {
+        let kind = timeline.withLock { $0.realtime == nil ? "monotonic" : "realtime" }
+        return steps.withLock { (kind, $0.count, $0.last) }
+    }
+
+    private let steps = Mutex<(count: Int, last: Double)>((0, 0))
+    /// CLOCK_REALTIME minus CLOCK_MONOTONIC now (a test steps it without touching the machine's clock).
+    private let realtimeOffset: @Sendable () -> Int64
+    private let stepHandler = Mutex<StepHandler?>(nil)
+
+    private final class StepHandler: Sendable {
+        let body: @Sendable (Double) -> Void
+        init(_ body: @escaping @Sendable (Double) -> Void) { self.body = body }
+    }
+
+    /// Calls `handler`, off the clock's queue, with the size in ms of each step of the system
+    /// clock the realtime grid was laid anew for.
+    public func onClockStep(_ handler: @escaping @Sendable (Double) -> Void) {
+        let boxed = StepHandler(handler)
+        stepHandler.withLock { $0 = boxed }
+    }
+
+    /// A step of CLOCK_REALTIME larger than this (a late NTP sync, a hand-set clock) lays the
+    /// realtime grid anew; slewing (at most 0.5 ms a second) stays below it.
+    static let stepThreshold: Int64 = 2_000_000
 
     /// The frame rate now.
     public var fps: Double { timeline.withLock { $0.fps } }
@@ -151,7 +214,18 @@ public final class FrameClock: Sendable {
             let elapsed = Double(Int64(bitPattern: ns &- t.baseDeadline)) * t.fps / 1e9
             // A moment within a nanosecond's rounding of a deadline is that frame's.
             let n = max(0, (elapsed - 1e-6).rounded(.up))
-            return t.baseTime + n / t.fps
+            return t.realtime == nil ? t.baseTime + n / t.fps : t.time(ofFrame: t.baseNumber + UInt64(n))
+        }
+    }
+
+    /// On the realtime timeline, the scene time of the first frame due at or after the
+    /// CLOCK_REALTIME instant `unixSeconds`, from the epoch alone: every board on the grid
+    /// gets the same frame for the same instant. Nil on the monotonic timeline.
+    public func sceneTime(ofFirstFrameAtOrAfterRealtime unixSeconds: Double) -> Double? {
+        timeline.withLock { t in
+            guard let grid = t.realtime else { return nil }
+            let frames = (unixSeconds - Double(grid.epoch) / 1e9) * t.fps
+            return t.time(ofFrame: UInt64(max(0, (frames - 1e-6).rounded(.up))))
         }
     }
 
@@ -163,13 +237,42 @@ public final class FrameClock: Sendable {
     public func retime(fps: Double) {
         sync {
             let last = lastNumber.load(ordering: .relaxed)
-            timeline.withLock { t in
-                guard t.fps != fps else { return }
+            let changed = timeline.withLock { t -> Bool in
+                guard t.fps != fps else { return false }
+                if let grid = t.realtime {
+                    // On the realtime grid the numbers follow the new rate from the epoch; the
+                    // next one is the first of the new grid after the last shown.
+                    t = .realtime(
+                        fps: fps, epoch: grid.epoch, offset: grid.offset, monotonic: MonotonicClock.now(), after: last)
+                    return true
+                }
                 let (deadline, time) = (t.deadline(ofFrame: last), t.time(ofFrame: last))
                 t = Timeline(fps: fps, baseNumber: last, baseDeadline: deadline, baseTime: time)
+                return true
             }
-            if timer != nil { schedule(frame: last + 1) }
+            guard changed else { return }
+            let next = timeline.withLock { $0.realtime == nil ? last + 1 : $0.baseNumber }
+            if next > last + 1 { lastNumber.store(next - 1, ordering: .relaxed) }
+            if timer != nil { schedule(frame: next) }
         }
+    }
+
+    /// On the realtime grid, checks the clocks' offset and lays the grid anew after a step,
+    /// so the next frame is the grid's for the new time: after a step forward the numbers
+    /// jump ahead (the frames between are not shown, nor counted as dropped); after a step
+    /// back the numbers never go back, so the picture holds until the grid reaches the next
+    /// one. Only on the clock's queue.
+    private func followClockSteps(after last: UInt64) -> UInt64? {
+        let offset = realtimeOffset()
+        let stepped = timeline.withLock { t -> (UInt64, Double)? in
+            guard let grid = t.realtime, abs(offset - grid.offset) > Self.stepThreshold else { return nil }
+            t = .realtime(fps: t.fps, epoch: grid.epoch, offset: offset, monotonic: MonotonicClock.now(), after: last)
+            return (t.baseNumber, Double(offset - grid.offset) / 1e6)
+        }
+        guard let (next, milliseconds) = stepped else { return nil }
+        steps.withLock { $0 = ($0.count + 1, milliseconds) }
+        if let handler = stepHandler.withLock({ $0 }) { DispatchQueue.global().async { handler.body(milliseconds) } }
+        return next
     }
 
     /// The number of the last frame shown (0 before the first).
@@ -182,7 +285,7 @@ public final class FrameClock: Sendable {
         let timer = DispatchSource.makeTimerSource(flags: .strict, queue: queue)
         self.timer = timer
         timer.setEventHandler { [self] in tick() }
-        schedule(frame: 1)
+        schedule(frame: lastNumber.load(ordering: .relaxed) + 1)
         timer.activate()
     }
 
@@ -262,6 +365,14 @@ public final class FrameClock: Sendable {
             if ownStall { s.ownStalls += 1 }
             s.lateness.record(now > deadline ? now - deadline : 0)
         }
-        if n != last + 1 || n - anchor >= UInt64(max(1, t.fps.rounded())) { schedule(frame: n + 1) }
+        if n != last + 1 || n - anchor >= UInt64(max(1, t.fps.rounded())) {
+            // Once a second: on the realtime grid, a step of the system clock lays it anew.
+            if t.realtime != nil, let next = followClockSteps(after: n) {
+                lastNumber.store(next - 1, ordering: .relaxed)
+                schedule(frame: next)
+            } else {
+                schedule(frame: n + 1)
+            }
+        }
     }
 }

@@ -122,6 +122,12 @@ extension ControlPlane {
         result["playlists"] = .array(hooks.playlists().map { .string($0) })
         result["web"] = hooks.web()
         result["mqtt"] = hooks.mqtt()
+        let timeline = clock.timelineStatus
+        result["timeline"] = .string(timeline.kind)
+        if timeline.kind == "realtime" {
+            result["clock_steps"] = .int(Int64(timeline.steps))
+            result["last_clock_step_ms"] = .double(timeline.lastStepMilliseconds)
+        }
         if let id = scene.scene.mainLayerID, let i = scene.slotIndex(of: id), case .object(let layer) = layers[i],
             let shown = layer["shown"]
         {

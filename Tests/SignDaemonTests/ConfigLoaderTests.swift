@@ -482,3 +482,40 @@ struct MQTTConfigTests {
         }
     }
 }
+
+@Suite("ConfigLoader display.timeline")
+struct TimelineConfigTests {
+    func problems(_ display: String) -> [String] {
+        do {
+            _ = try ConfigLoader.parse("[display]\n\(display)\n[[layer]]\ntext = \"x\"\n", file: "t.toml", fonts: nil)
+            return []
+        } catch {
+            return error.problems.map(\.description)
+        }
+    }
+
+    @Test("realtime with an ISO 8601 epoch, or the Unix epoch by default; monotonic by default")
+    func accepted() throws {
+        func epoch(_ display: String) throws -> Double? {
+            try ConfigLoader.parse("[display]\n\(display)\n[[layer]]\ntext = \"x\"\n", file: "t.toml", fonts: nil)
+                .display.realtimeEpoch
+        }
+        #expect(try epoch("") == nil)
+        #expect(try epoch("timeline = \"monotonic\"") == nil)
+        #expect(try epoch("timeline = \"realtime\"") == 0)
+        #expect(try epoch("timeline = \"realtime\"\nepoch = \"2026-01-01T00:00:00Z\"") == 1_767_225_600)
+        #expect(try epoch("timeline = \"realtime\"\nepoch = \"2026-01-01T01:00:00+01:00\"") == 1_767_225_600)
+    }
+
+    @Test(
+        "a timeline that is neither, an epoch that is not an instant, or an epoch without realtime: problems naming the key"
+    )
+    func refused() {
+        #expect(problems("timeline = \"wallclock\"").first?.contains("display.timeline: one of") == true)
+        #expect(
+            problems("timeline = \"realtime\"\nepoch = \"yesterday\"").first?.contains("display.epoch: not an ISO 8601")
+                == true)
+        #expect(
+            problems("epoch = \"2026-01-01T00:00:00Z\"").first?.contains("display.epoch: only for timeline") == true)
+    }
+}

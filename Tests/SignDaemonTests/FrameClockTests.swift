@@ -28,6 +28,70 @@ struct FrameClockTests {
         #expect(clock.stats.frames == UInt64(list.count))
     }
 
+    @Test(
+        "on the realtime timeline frame n is due at epoch + n / fps of CLOCK_REALTIME and shows scene time n / fps; nothing counts as dropped at the start"
+    )
+    func realtimeGrid() async throws {
+        let ticks = Ticks()
+        let epoch = (Date().timeIntervalSince1970 - 12.345).rounded()
+        let created = Date().timeIntervalSince1970
+        let clock = FrameClock(fps: 100, realtimeEpoch: epoch) { tick in ticks.list.withLock { $0.append(tick) } }
+        clock.start()
+        try await Task.sleep(for: .milliseconds(300))
+        clock.stop()
+        let list = ticks.list.withLock { $0 }
+        let offset = RealtimeOffset.now()
+        #expect(list.count > 10)
+        for t in list {
+            #expect(t.time == Double(t.number) / 100)
+            let realtime = Double(Int64(t.deadline) + offset) / 1e9
+            #expect(abs(realtime - (epoch + Double(t.number) / 100)) < 0.001, "frame \(t.number)")
+        }
+        let first = try #require(list.first).number
+        let next = UInt64(((created - epoch) * 100).rounded(.up))
+        #expect(first >= next && first <= next + 3, "the first frame is the grid's next one: \(first), not \(next)")
+        #expect(clock.stats.dropped < 3)
+        #expect(clock.timelineStatus.kind == "realtime" && clock.timelineStatus.steps == 0)
+    }
+
+    @Test(
+        "a step of the system clock lays the realtime grid anew: forward, the numbers jump ahead with nothing counted as dropped; back, they never go back and the picture holds"
+    )
+    func clockSteps() async throws {
+        let ticks = Ticks()
+        let step = Atomic<Int64>(0)
+        let base = RealtimeOffset.now()
+        let epoch = (Date().timeIntervalSince1970 - 100).rounded()
+        let clock = FrameClock(fps: 100, realtimeEpoch: epoch, realtimeOffset: { base + step.load(ordering: .relaxed) })
+        {
+            tick in ticks.list.withLock { $0.append(tick) }
+        }
+        let stepped = Mutex<[Double]>([])
+        clock.onClockStep { ms in stepped.withLock { $0.append(ms) } }
+        clock.start()
+        try await Task.sleep(for: .milliseconds(300))
+        step.store(2_000_000_000, ordering: .relaxed)  // the clock jumps 2 s ahead
+        try await Task.sleep(for: .milliseconds(1500))
+        let forward = ticks.list.withLock { $0 }
+        step.store(1_000_000_000, ordering: .relaxed)  // and 1 s back
+        try await Task.sleep(for: .milliseconds(2500))
+        clock.stop()
+        let all = ticks.list.withLock { $0 }
+        for (a, b) in zip(all, all.dropFirst()) { #expect(b.number > a.number, "numbers only increase") }
+        let jump = zip(forward, forward.dropFirst()).map { $1.number - $0.number }.max() ?? 0
+        #expect(jump >= 195 && jump <= 205, "2 s at 100 fps skipped: \(jump)")
+        #expect(clock.stats.dropped < 10, "a step is not dropped frames: \(clock.stats.dropped)")
+        // After the step back the clock waited about a second for the grid to reach its next number.
+        let pause = zip(all, all.dropFirst()).map { Double($1.deadline) - Double($0.deadline) }.max() ?? 0
+        #expect(pause > 0.9e9 && pause < 1.1e9, "held about a second: \(pause / 1e9) s")
+        #expect(stepped.withLock { $0 }.map { $0.rounded() } == [2000, -1000])
+        #expect(clock.timelineStatus.steps == 2)
+        // The grid again: every frame at epoch + n / fps of the stepped clock.
+        let last = try #require(all.last)
+        let realtime = Double(Int64(last.deadline) + base + 1_000_000_000) / 1e9
+        #expect(abs(realtime - (epoch + Double(last.number) / 100)) < 0.001)
+    }
+
     @Test("a stalled frame is followed by the newest due frame, and the skipped ones count as dropped")
     func skipsAfterStall() async throws {
         let ticks = Ticks()
