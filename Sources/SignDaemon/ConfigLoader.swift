@@ -74,6 +74,7 @@ public enum ConfigLoader {
             t, at: "display",
             allowed: [
                 "width", "height", "fps", "background", "blank_on_stop", "brightness", "timezone", "timeline", "epoch",
+                "canvas", "viewport",
             ])
         if let v = r.int(t, "width", at: "display", in: 1...4096) { config.display.width = v }
         if let v = r.int(t, "height", at: "display", in: 1...4096) { config.display.height = v }
@@ -81,6 +82,31 @@ public enum ConfigLoader {
         if let v = r.color(t, "background", at: "display") { config.display.background = v }
         if let v = r.bool(t, "blank_on_stop", at: "display") { config.display.blankOnStop = v }
         if let v = r.number(t, "brightness", at: "display", in: 0...1) { config.display.brightness = v }
+        func pair(_ key: String) -> DaemonConfig.Display.Size2? {
+            guard let value = t[key] else { return nil }
+            guard let items = value.array, items.count == 2, let a = items[0].int, let b = items[1].int,
+                (0...4096).contains(a), (0...4096).contains(b)
+            else {
+                r.problem("display.\(key)", "expected two whole numbers from 0 to 4096, e.g. [256, 32]")
+                return nil
+            }
+            return .init(a, b)
+        }
+        let canvas = pair("canvas"), viewport = pair("viewport")
+        if let canvas {
+            let origin = viewport ?? .init(0, 0)
+            if origin.a + config.display.width > canvas.a || origin.b + config.display.height > canvas.b {
+                r.problem(
+                    "display.viewport",
+                    "the board's \(config.display.width)x\(config.display.height) window at [\(origin.a), \(origin.b)] does not fit the \(canvas.a)x\(canvas.b) canvas"
+                )
+            } else {
+                config.display.canvas = canvas
+                config.display.viewport = origin
+            }
+        } else if viewport != nil {
+            r.problem("display.viewport", "a viewport needs a canvas (display.canvas = [width, height])")
+        }
         switch r.string(t, "timeline", at: "display") {
         case nil, "monotonic":
             if t["epoch"] != nil { r.problem("display.epoch", "only for timeline = \"realtime\"") }

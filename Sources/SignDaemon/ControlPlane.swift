@@ -35,6 +35,9 @@ public final class ControlPlane: Sendable {
         public var playlistStatus: @Sendable () -> JSONValue = { .null }
         /// The configured playlists' names, for `status`.
         public var playlists: @Sendable () -> [String] = { [] }
+        /// The board's window on a larger canvas: `(width, height, x, y)` of the board, and the
+        /// canvas's size; nil when the board is the whole sign.
+        public var window: @Sendable () -> (board: (Int, Int, Int, Int), canvas: (Int, Int))? = { nil }
         /// The MQTT link, for `status`: `{state, broker, topic, last_error}` or null.
         public var mqtt: @Sendable () -> JSONValue = { .null }
         /// The web server, for `status`: `{listen, viewers}` or null when there is none.

@@ -99,6 +99,7 @@ public final class Daemon: Sendable {
         let display = Self.restoredDisplay(saved, config: config.display, logger: logger)
         self.display = display
         let renderLoop = RenderLoop(store: store, outputs: outputs, events: events, display: display)
+        renderLoop.show(window: Self.window(config.display))
         self.renderLoop = renderLoop
         let clock = FrameClock(fps: config.display.fps, realtimeEpoch: config.display.realtimeEpoch) { tick in
             renderLoop.render(tick)
@@ -251,6 +252,11 @@ public final class Daemon: Sendable {
         hooks.outputs = { [outputs] in outputs.all.filter { !($0 is LiveFrame) } }
         hooks.playlists = { [self] in config.withLock { $0.playlists.map(\.name) } }
         hooks.mqtt = { [mqtt] in mqtt?.status ?? .null }
+        hooks.window = { [self] in
+            let display = config.withLock { $0.display }
+            guard let window = Self.window(display), let canvas = display.canvas else { return nil }
+            return ((window.width, window.height, window.x, window.y), (canvas.a, canvas.b))
+        }
         hooks.web = { [web] in
             guard let web else { return .null }
             return ["listen": .string(web.config.listen), "viewers": .int(Int64(web.viewerCount))]
@@ -330,6 +336,11 @@ public final class Daemon: Sendable {
         return DisplayControl(brightness: brightness, on: !saved.displayOff, setAt: saved.brightnessSetAt)
     }
 
+    /// The board's window on the canvas, when the config has one.
+    static func window(_ display: DaemonConfig.Display) -> (width: Int, height: Int, x: Int, y: Int)? {
+        display.canvas.map { _ in (display.width, display.height, display.viewport.a, display.viewport.b) }
+    }
+
     /// The config's `[[brightness]]` in its time zone.
     static func brightnessSchedule(_ config: DaemonConfig) -> BrightnessSchedule {
         BrightnessSchedule(entries: config.brightnessSchedule, timeZone: timeZone(config.display))
@@ -373,6 +384,7 @@ public final class Daemon: Sendable {
                 clock.sync {
                     swap()
                     outputs.replace(with: opened)
+                    renderLoop.show(window: Self.window(new.display))
                 }
             }
             retired.forEach { $0.stop() }

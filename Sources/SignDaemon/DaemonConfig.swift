@@ -17,6 +17,19 @@ public struct DaemonConfig: Sendable, Equatable {
         public var brightness = 1.0
         /// The IANA time zone times of day are read in (`[[brightness]]`); nil: the system's.
         public var timeZone: String?
+        /// `canvas = [w, h]`: the whole sign, of which this board shows the `width` x `height`
+        /// window at `viewport`; nil: the board is the whole sign.
+        public var canvas: Size2?
+        /// This board's top-left corner on the canvas.
+        public var viewport = Size2(0, 0)
+
+        /// A pair of whole numbers (a size or a position).
+        public struct Size2: Sendable, Equatable {
+            public var a: Int
+            public var b: Int
+            public init(_ a: Int, _ b: Int) { (self.a, self.b) = (a, b) }
+        }
+
         /// `timeline = "realtime"`: the epoch (Unix seconds) frame 0 is due at on CLOCK_REALTIME,
         /// so boards with synchronised clocks show the same frame at the same instant; nil:
         /// the monotonic timeline, from when signd started.
@@ -201,7 +214,8 @@ public struct DaemonConfig: Sendable, Equatable {
 
     /// The scene the config describes.
     public var scene: Scene {
-        var scene = Scene(width: display.width, height: display.height, background: display.background, layers: layers)
+        let size = display.canvas ?? Display.Size2(display.width, display.height)
+        var scene = Scene(width: size.a, height: size.b, background: display.background, layers: layers)
         scene.icons = icons
         return scene
     }

@@ -3,6 +3,7 @@ import SignControl
 import SignGraphics
 import SignOutput
 import SignScene
+import Synchronization
 
 /// What the frame clock does every tick: render the current scene at the frame's time into
 /// the one frame buffer it owns and hand it to every output.
@@ -11,6 +12,10 @@ final class RenderLoop: Sendable {
     private let outputs: OutputSet
     // Only touched on the frame clock's serial queue.
     private nonisolated(unsafe) var frame: Frame
+    /// The whole sign, when this board shows a window of it (only on the clock's queue).
+    private nonisolated(unsafe) var canvasFrame: Frame?
+    /// This board's window on the canvas: its size and top-left corner; nil, the whole scene.
+    private let window = Mutex<(width: Int, height: Int, x: Int, y: Int)?>(nil)
     private nonisolated(unsafe) var renderer: Renderer
     /// Test-only: block forever at this frame, to show that a stalled loop stops the
     /// watchdog pings (`SIGND_TEST_STALL_AT_FRAME`).
@@ -36,14 +41,28 @@ final class RenderLoop: Sendable {
             while true { sleep(3600) }
         }
         let scene = store.scene
-        if frame.width != scene.scene.width || frame.height != scene.scene.height {
+        let (width, height) = (scene.scene.width, scene.scene.height)
+        let window = self.window.withLock { $0 }
+        let board = window.map { ($0.width, $0.height) } ?? (width, height)
+        if frame.width != board.0 || frame.height != board.1 {
             // Only after a reload that changed the board's size.
-            frame = Frame(width: scene.scene.width, height: scene.scene.height)
-            renderer = Renderer(width: frame.width, height: frame.height)
+            frame = Frame(width: board.0, height: board.1)
+        }
+        if renderer.width != width || renderer.height != height {
+            renderer = Renderer(width: width, height: height)
         }
         let setting = display.setting(at: tick.time)
         if setting.on {
-            renderer.render(scene, at: tick.time, into: &frame)
+            if let window, (window.width, window.height) != (width, height) {
+                // This board's part of a larger sign: the whole canvas drawn, its window copied.
+                if canvasFrame?.width != width || canvasFrame?.height != height {
+                    canvasFrame = Frame(width: width, height: height)
+                }
+                renderer.render(scene, at: tick.time, into: &canvasFrame!)
+                frame.copyWindow(of: canvasFrame!, x: window.x, y: window.y)
+            } else {
+                renderer.render(scene, at: tick.time, into: &frame)
+            }
         } else {
             // Off: black everywhere, the shm framebuffer included; motion runs on in scene time.
             frame.fill(.black)
@@ -71,6 +90,12 @@ final class RenderLoop: Sendable {
                     .loopEnd,
                     ["layer": .string(scene.scene.layers[i].id), "loop": .int(Int64(loops)), "time": .double(t)]))
         }
+    }
+
+    /// Shows the board's window of a larger canvas (`display.canvas` and `viewport`), or, with
+    /// nil, the whole scene. Takes effect from the next frame.
+    func show(window: (width: Int, height: Int, x: Int, y: Int)?) {
+        self.window.withLock { $0 = window }
     }
 
     /// Sends a black frame numbered after the last one (on stop, when configured).

@@ -122,6 +122,13 @@ extension ControlPlane {
         result["playlists"] = .array(hooks.playlists().map { .string($0) })
         result["web"] = hooks.web()
         result["mqtt"] = hooks.mqtt()
+        if let window = hooks.window() {
+            // The board's own size; the sign's in `canvas`.
+            result["width"] = .int(Int64(window.board.0))
+            result["height"] = .int(Int64(window.board.1))
+            result["canvas"] = [.int(Int64(window.canvas.0)), .int(Int64(window.canvas.1))]
+            result["viewport"] = [.int(Int64(window.board.2)), .int(Int64(window.board.3))]
+        }
         let timeline = clock.timelineStatus
         result["timeline"] = .string(timeline.kind)
         if timeline.kind == "realtime" {

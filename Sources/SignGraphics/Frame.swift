@@ -30,6 +30,21 @@ public struct Frame: Sendable, Equatable {
         }
     }
 
+    /// Fills this frame with the window of `source` whose top-left pixel is (`x`, `y`): a
+    /// board's part of a larger sign. The window must lie inside `source`.
+    public mutating func copyWindow(of source: Frame, x: Int, y: Int) {
+        precondition(x >= 0 && y >= 0 && x + width <= source.width && y + height <= source.height)
+        let rowBytes = stride
+        pixels.withUnsafeMutableBytes { dst in
+            source.pixels.withUnsafeBytes { src in
+                for row in 0..<height {
+                    (dst.baseAddress! + row * rowBytes).copyMemory(
+                        from: src.baseAddress! + ((y + row) * source.width + x) * 3, byteCount: rowBytes)
+                }
+            }
+        }
+    }
+
     /// Bytes per row.
     public var stride: Int { width * 3 }
 

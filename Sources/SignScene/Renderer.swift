@@ -5,9 +5,14 @@ import SignGraphics
 /// call per frame.
 public final class Renderer {
     private let compositor: Compositor
+    /// The size it draws.
+    public let width: Int
+    public let height: Int
 
     public init(width: Int, height: Int) {
         compositor = Compositor(width: width, height: height)
+        self.width = width
+        self.height = height
     }
 
     /// Renders `scene` at scene time `t` into `frame` (which must match the board's size).

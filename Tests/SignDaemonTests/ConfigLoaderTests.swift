@@ -508,6 +508,22 @@ struct TimelineConfigTests {
     }
 
     @Test(
+        "canvas and viewport: the board's window must fit the canvas; a viewport needs a canvas; the scene is the canvas"
+    )
+    func canvas() throws {
+        let config = try ConfigLoader.parse(
+            "[display]\nwidth = 128\nheight = 32\ncanvas = [256, 32]\nviewport = [128, 0]\n[[layer]]\ntext = \"x\"\n",
+            file: "t.toml", fonts: nil)
+        #expect(config.display.canvas == .init(256, 32) && config.display.viewport == .init(128, 0))
+        #expect(config.scene.width == 256 && config.scene.height == 32)
+        #expect(
+            problems("width = 128\nheight = 32\ncanvas = [256, 32]\nviewport = [129, 0]").first?.contains(
+                "display.viewport: the board's 128x32 window at [129, 0] does not fit the 256x32 canvas") == true)
+        #expect(problems("viewport = [1, 0]").first?.contains("display.viewport: a viewport needs a canvas") == true)
+        #expect(problems("canvas = [256]").first?.contains("display.canvas: expected two whole numbers") == true)
+    }
+
+    @Test(
         "a timeline that is neither, an epoch that is not an instant, or an epoch without realtime: problems naming the key"
     )
     func refused() {
