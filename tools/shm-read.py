@@ -13,11 +13,12 @@ contract, and it shows other programs how to read frames.
                                            read COUNT stable frames (and on until N distinct ones) while a writer publishes frames
                                            of one colour each (R = frame number mod 256) and fail on
                                            any torn or mislabelled frame (the tests' seqlock check)
-  shm-read.py NAME compare OTHER [--seconds S]
+  shm-read.py NAME compare OTHER [--seconds S] [--dump DIR]
                                            read two framebuffers for S seconds (default 3) and print, as
                                            JSON, the frame numbers both published and how many of those
                                            differ (boards on one timeline: none), the first and last such
-                                           number, and the numbers where the picture changed
+                                           number, and the numbers where the picture changed; with --dump,
+                                           write each frame both published as DIR/N.a.rgb and DIR/N.b.rgb
 """
 import json
 import mmap
@@ -134,6 +135,13 @@ def main(argv):
         differ = [n for n in both if seen[0][n] != seen[1][n]]
         ordered = sorted(seen[0])
         changes = [n for p, n in zip(ordered, ordered[1:]) if seen[0][p] != seen[0][n]]
+        if "--dump" in argv:
+            directory = argv[argv.index("--dump") + 1]
+            os.makedirs(directory, exist_ok=True)
+            for n in both:
+                for side, frames in (("a", seen[0]), ("b", seen[1])):
+                    with open(os.path.join(directory, f"{n}.{side}.rgb"), "wb") as f:
+                        f.write(frames[n])
         print(json.dumps({"both": len(both), "differ": len(differ), "first": both[0] if both else None,
                           "last": both[-1] if both else None, "differing": differ[:10], "changes": changes}))
     else:
