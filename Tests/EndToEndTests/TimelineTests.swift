@@ -71,10 +71,7 @@ struct TimelineTests {
         defer { for (_, process, _) in boards { s.stop(process) } }
         for board in ["left", "right"] {
             let socket = s.dir.appendingPathComponent("\(board).sock").path
-            let process = try s.launch(
-                Paths.signd,
-                ["run", "--config", try Self.halfConfig(s, board: board, epoch: epoch), "--socket", socket])
-            try s.waitForSocket(process, path: socket)
+            let process = try Self.start(s, config: try Self.halfConfig(s, board: board, epoch: epoch), socket: socket)
             boards.append((board, process, socket))
             Thread.sleep(forTimeInterval: 0.7)
         }
@@ -121,6 +118,13 @@ struct TimelineTests {
         #expect(mismatched.isEmpty, "frames whose halves are not the whole sign: \(mismatched.prefix(10))")
     }
 
+    /// Starts a board on `config` with its own control socket and waits until it answers.
+    static func start(_ s: Scratch, config: String, socket: String) throws -> Process {
+        let process = try s.launch(Paths.signd, ["run", "--config", config, "--socket", socket])
+        try s.waitForSocket(process, path: socket)
+        return process
+    }
+
     /// Reads both boards' framebuffers for `seconds` (tools/shm-read.py compare).
     static func compare(_ s: Scratch, seconds: Double) throws -> JSONValue {
         let done = try run(
@@ -144,17 +148,11 @@ struct TimelineTests {
         let epoch = formatter.string(from: Date().addingTimeInterval(-30))
         let socketA = s.dir.appendingPathComponent("a.sock").path
         let socketB = s.dir.appendingPathComponent("b.sock").path
-        let a = try s.launch(
-            Paths.signd,
-            ["run", "--config", try Self.config(s, board: "a", epoch: epoch, broker: broker), "--socket", socketA])
+        let a = try Self.start(s, config: try Self.config(s, board: "a", epoch: epoch, broker: broker), socket: socketA)
         defer { s.stop(a) }
-        try s.waitForSocket(a, path: socketA)
         Thread.sleep(forTimeInterval: 0.7)
-        let b = try s.launch(
-            Paths.signd,
-            ["run", "--config", try Self.config(s, board: "b", epoch: epoch, broker: broker), "--socket", socketB])
+        let b = try Self.start(s, config: try Self.config(s, board: "b", epoch: epoch, broker: broker), socket: socketB)
         defer { s.stop(b) }
-        try s.waitForSocket(b, path: socketB)
         Thread.sleep(forTimeInterval: 0.3)
 
         let steady = try Self.compare(s, seconds: 3)
