@@ -59,7 +59,7 @@ public final class Daemon: Sendable {
     let brightnessScheduler: BrightnessScheduler
     let fieldClock: FieldClock
     /// The playlists and the schedule; set once the daemon exists (its parts call back into it).
-    private let player = Mutex<PlaylistPlayer?>(nil)
+    let player = Mutex<PlaylistPlayer?>(nil)
     /// The saved state read at start (the playlist's position is resumed from it).
     private let savedAtStart: PersistedState
     /// Every 30 s hands the pages malloc keeps free back to the kernel, so the resident set
@@ -162,7 +162,7 @@ public final class Daemon: Sendable {
         }
         if let mqtt = config.mqtt {
             let password = try mqtt.passwordFile.map { path throws(DaemonError) -> String in
-                try Self.readSecret(path, what: "mqtt.password_file")
+                try SecretFile.read(path, key: "mqtt.password_file")
             }
             do {
                 self.mqtt = try MQTTBridge(
@@ -239,66 +239,6 @@ public final class Daemon: Sendable {
                 "state": "\(stateFile?.path ?? "not saved")",
             ])
         SystemdNotifier.notify(["READY=1", statusLine()])
-    }
-
-    private func hooks() -> ControlPlane.Hooks {
-        var hooks = ControlPlane.Hooks()
-        hooks.reload = { [self] in reload() }
-        hooks.changed = { [self] in
-            saveState()
-            SystemdNotifier.notify([statusLine()])
-        }
-        // The live frame kept for the web page is not an output of the sign's.
-        hooks.outputs = { [outputs] in outputs.all.filter { !($0 is LiveFrame) } }
-        hooks.playlists = { [self] in config.withLock { $0.playlists.map(\.name) } }
-        hooks.mqtt = { [mqtt] in mqtt?.status ?? .null }
-        hooks.window = { [self] in
-            let display = config.withLock { $0.display }
-            guard let window = Self.window(display), let canvas = display.canvas else { return nil }
-            return ((window.width, window.height, window.x, window.y), (canvas.a, canvas.b))
-        }
-        hooks.web = { [web] in
-            guard let web else { return .null }
-            return ["listen": .string(web.config.listen), "viewers": .int(Int64(web.viewerCount))]
-        }
-        hooks.streams = { [streams] in streams.all }
-        hooks.loadScene = { [self] path in loadScene(path) }
-        hooks.playlist = { [self] command in
-            guard let player = player.withLock({ $0 }) else {
-                return ControlError(.notFound, "no playlist is configured")
-            }
-            do throws(ControlError) {
-                try player.handle(command)
-                return nil
-            } catch {
-                return error
-            }
-        }
-        hooks.playlistStatus = { [self] in
-            guard let (position, label) = player.withLock({ $0 })?.status else { return .null }
-            return [
-                "name": .string(position.playlist), "item": .string(label), "index": .int(Int64(position.index)),
-                "paused": .bool(position.paused),
-            ]
-        }
-        return hooks
-    }
-
-    /// A secret from a file (a password): a regular file of at most 4 KiB, its trailing line
-    /// break dropped. Its content is never logged.
-    static func readSecret(_ path: String, what: String) throws(DaemonError) -> String {
-        do {
-            let bytes = try RegularFile.read(path, limit: 4096)
-            guard var text = String(validating: bytes, as: UTF8.self) else {
-                throw DaemonError("\(what) \(path): not UTF-8 text")
-            }
-            while text.hasSuffix("\n") || text.hasSuffix("\r") { text.removeLast() }
-            return text
-        } catch let error as RegularFile.Error {
-            throw DaemonError("\(what) \(path): \(error.message)")
-        } catch {
-            throw error as! DaemonError
-        }
     }
 
     /// `STATUS=` for systemd: what `status` says, on one line.

@@ -48,12 +48,7 @@ public final class WebAuth: Sendable {
     /// Reads the token from `path`: a regular file of at most 4 KiB, surrounding white space
     /// dropped, at least `minTokenLength` printable characters without spaces.
     static func readToken(path: String) throws(DaemonError) -> [UInt8] {
-        let bytes: [UInt8]
-        do {
-            bytes = try RegularFile.read(path, limit: 4096)
-        } catch {
-            throw DaemonError("web.token_file \(path): \(error.message)")
-        }
+        let bytes = Array(try SecretFile.read(path, key: "web.token_file").utf8)
         let token = Array(
             bytes.drop(while: { $0 == 32 || (9...13).contains($0) }).reversed()
                 .drop(while: { $0 == 32 || (9...13).contains($0) }).reversed())
