@@ -13,6 +13,8 @@ public final class FrameClock: Sendable {
         public let deadline: UInt64
         /// Scene time of the frame in seconds: `number / fps` until the clock is re-timed.
         public let time: Double
+        /// One frame period, ns.
+        public let period: UInt64
     }
 
     /// Counters `status` reports.
@@ -344,7 +346,10 @@ public final class FrameClock: Sendable {
         let deadline = t.deadline(ofFrame: n)
         let previousRender = lastRenderDuration
         let before = workSinceTick
-        let ((), cost) = Self.measure { render(Tick(number: n, deadline: deadline, time: t.time(ofFrame: n))) }
+        let ((), cost) = Self.measure {
+            render(
+                Tick(number: n, deadline: deadline, time: t.time(ofFrame: n), period: UInt64((1e9 / t.fps).rounded())))
+        }
         workSinceTick = cost
         lastRenderDuration = MonotonicClock.now() &- now
         lastNumber.store(n, ordering: .relaxed)

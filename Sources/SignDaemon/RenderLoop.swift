@@ -24,8 +24,20 @@ final class RenderLoop: Sendable {
     private let display: DisplayControl
     /// Per scene layer: the loops seen so far of the motion that began at `begin`.
     private nonisolated(unsafe) var loopsSeen: [(begin: Double, loops: Int)] = []
+    /// Told of a frame that took more than half its period, at most once every
+    /// `slowFrameInterval` ns (a slow machine would otherwise log every frame).
+    private let onSlowFrame: @Sendable (SlowFrameReport, _ unreported: Int) -> Void
+    private let slowFrameInterval: UInt64
+    private nonisolated(unsafe) var lastSlowReport: UInt64?
+    private nonisolated(unsafe) var unreportedSlowFrames = 0
 
-    init(store: SceneStore, outputs: OutputSet, events: EventBus, display: DisplayControl = DisplayControl()) {
+    init(
+        store: SceneStore, outputs: OutputSet, events: EventBus, display: DisplayControl = DisplayControl(),
+        slowFrameInterval: UInt64 = 10_000_000_000,
+        onSlowFrame: @escaping @Sendable (SlowFrameReport, _ unreported: Int) -> Void = { _, _ in }
+    ) {
+        self.onSlowFrame = onSlowFrame
+        self.slowFrameInterval = slowFrameInterval
         self.store = store
         self.outputs = outputs
         self.events = events
@@ -52,6 +64,7 @@ final class RenderLoop: Sendable {
             renderer = Renderer(width: width, height: height)
         }
         let setting = display.setting(at: tick.time)
+        let start = MonotonicClock.now()
         if setting.on {
             if let window, (window.width, window.height) != (width, height) {
                 // This board's part of a larger sign: the whole canvas drawn, its window copied.
@@ -67,10 +80,33 @@ final class RenderLoop: Sendable {
             // Off: black everywhere, the shm framebuffer included; motion runs on in scene time.
             frame.fill(.black)
         }
+        let drawn = MonotonicClock.now()
         for output in outputs.all {
             output.send(frame, number: tick.number, deadline: tick.deadline, display: setting)
         }
+        let sent = MonotonicClock.now()
+        if sent &- start > tick.period / 2 {
+            reportSlowFrame(
+                tick, scene: scene, on: setting.on, render: drawn &- start, send: sent &- drawn, now: sent)
+        }
         noticeLoopEnds(scene, at: tick.time)
+    }
+
+    private func reportSlowFrame(
+        _ tick: FrameClock.Tick, scene: PreparedScene, on: Bool, render: UInt64, send: UInt64, now: UInt64
+    ) {
+        if let last = lastSlowReport, now &- last < slowFrameInterval {
+            unreportedSlowFrames += 1
+            return
+        }
+        let report = SlowFrameReport(
+            frame: tick.number, renderNanoseconds: render, sendNanoseconds: send, periodNanoseconds: tick.period,
+            scene: scene, at: tick.time, layerNanoseconds: on ? renderer.layerNanoseconds : [],
+            cacheFills: on ? renderer.cacheFills : 0)
+        let unreported = unreportedSlowFrames
+        (lastSlowReport, unreportedSlowFrames) = (now, 0)
+        let handler = onSlowFrame
+        DispatchQueue.global().async { handler(report, unreported) }
     }
 
     /// Publishes `loop-end` for every marquee that finished a loop since the last frame.

@@ -30,6 +30,8 @@ public final class Compositor {
     private let caching: Bool
     private var builder: Compositor?
     private var frameCount: UInt64 = 0
+    /// Static subtrees drawn into the cache since the frame began.
+    public private(set) var cacheFills = 0
     /// Most subtrees kept; beyond that the least recently drawn are dropped.
     private static let cacheLimit = 16
 
@@ -63,6 +65,7 @@ public final class Compositor {
     public func begin() {
         boardPending = true
         frameCount += 1
+        cacheFills = 0
     }
 
     /// Draws a top-level layer (in board coordinates) at scene time `t`.
@@ -257,6 +260,7 @@ extension Compositor {
         }
         let builder = self.builder ?? Compositor(width: width, height: height, caching: false)
         self.builder = builder
+        cacheFills += 1
         builder.canvases[0].clear()
         builder.draw(prepared, target: 0, origin: origin, clip: clip, depth: 1, t: 0)
         let kept = builder.canvases[0]
