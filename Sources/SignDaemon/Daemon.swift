@@ -98,11 +98,12 @@ public final class Daemon: Sendable {
         self.streams = streams
         let display = Self.restoredDisplay(saved, config: config.display, logger: logger)
         self.display = display
-        let renderLoop = RenderLoop(store: store, outputs: outputs, events: events, display: display) {
-            [logger] report, unreported in
-            let since = unreported > 0 ? " (\(unreported) more slow frame(s) since the last report)" : ""
-            logger.warning("\(report.message)\(since)")
-        }
+        let renderLoop = RenderLoop(
+            store: store, outputs: outputs, events: events, display: display,
+            onSlowFrame: { [logger] report, unreported in
+                let since = unreported > 0 ? " (\(unreported) more slow frame(s) since the last report)" : ""
+                logger.warning("\(report.message)\(since)")
+            })
         renderLoop.show(window: Self.window(config.display))
         self.renderLoop = renderLoop
         let clock = FrameClock(fps: config.display.fps, realtimeEpoch: config.display.realtimeEpoch) { tick in

@@ -25,18 +25,22 @@ final class RenderLoop: Sendable {
     /// Per scene layer: the loops seen so far of the motion that began at `begin`.
     private nonisolated(unsafe) var loopsSeen: [(begin: Double, loops: Int)] = []
     /// Told of a frame that took more than half its period, at most once every
-    /// `slowFrameInterval` ns (a slow machine would otherwise log every frame).
+    /// `slowFrameInterval` ns (a slow machine would otherwise log every frame), and of every
+    /// frame that took three periods or more.
     private let onSlowFrame: @Sendable (SlowFrameReport, _ unreported: Int) -> Void
     private let slowFrameInterval: UInt64
+    /// CLOCK_MONOTONIC, ns: how the frame's drawing and sending are timed.
+    private let clock: @Sendable () -> UInt64
     private nonisolated(unsafe) var lastSlowReport: UInt64?
     private nonisolated(unsafe) var unreportedSlowFrames = 0
 
     init(
         store: SceneStore, outputs: OutputSet, events: EventBus, display: DisplayControl = DisplayControl(),
-        slowFrameInterval: UInt64 = 10_000_000_000,
+        slowFrameInterval: UInt64 = 10_000_000_000, clock: @escaping @Sendable () -> UInt64 = MonotonicClock.now,
         onSlowFrame: @escaping @Sendable (SlowFrameReport, _ unreported: Int) -> Void = { _, _ in }
     ) {
         self.onSlowFrame = onSlowFrame
+        self.clock = clock
         self.slowFrameInterval = slowFrameInterval
         self.store = store
         self.outputs = outputs
@@ -64,7 +68,7 @@ final class RenderLoop: Sendable {
             renderer = Renderer(width: width, height: height)
         }
         let setting = display.setting(at: tick.time)
-        let start = MonotonicClock.now()
+        let start = clock()
         if setting.on {
             if let window, (window.width, window.height) != (width, height) {
                 // This board's part of a larger sign: the whole canvas drawn, its window copied.
@@ -80,11 +84,11 @@ final class RenderLoop: Sendable {
             // Off: black everywhere, the shm framebuffer included; motion runs on in scene time.
             frame.fill(.black)
         }
-        let drawn = MonotonicClock.now()
+        let drawn = clock()
         for output in outputs.all {
             output.send(frame, number: tick.number, deadline: tick.deadline, display: setting)
         }
-        let sent = MonotonicClock.now()
+        let sent = clock()
         if sent &- start > tick.period / 2 {
             reportSlowFrame(
                 tick, scene: scene, on: setting.on, render: drawn &- start, send: sent &- drawn, now: sent)
@@ -95,7 +99,9 @@ final class RenderLoop: Sendable {
     private func reportSlowFrame(
         _ tick: FrameClock.Tick, scene: PreparedScene, on: Bool, render: UInt64, send: UInt64, now: UInt64
     ) {
-        if let last = lastSlowReport, now &- last < slowFrameInterval {
+        // A frame of three periods or more (a stall) is always told; a merely slow one at
+        // most once an interval.
+        if render &+ send < 3 &* tick.period, let last = lastSlowReport, now &- last < slowFrameInterval {
             unreportedSlowFrames += 1
             return
         }

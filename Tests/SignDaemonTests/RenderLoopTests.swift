@@ -11,7 +11,23 @@ import Testing
 struct RenderLoopTests {
     static let fonts = try! FontLibrary()
 
-    @Test("a frame drawn in more than half its period is reported with each layer's time and state, once per interval")
+    /// A clock that advances `step` ns each time it is read (three reads a frame: before
+    /// drawing, after drawing, after sending), so a frame takes 2 * `step`.
+    final class SteppingClock: Sendable {
+        private let state = Mutex<(now: UInt64, step: UInt64)>((1_000_000_000, 0))
+        func set(step: UInt64) { state.withLock { $0.step = step } }
+        func advance(by ns: UInt64) { state.withLock { $0.now += ns } }
+        func read() -> UInt64 {
+            state.withLock { s in
+                s.now += s.step
+                return s.now
+            }
+        }
+    }
+
+    @Test(
+        "a frame drawn in over half its period is reported with each layer's time and state, once an interval; one of three periods always"
+    )
     func slowFramesNameTheirLayers() throws {
         let store = try SceneStore(
             config: Scene(
@@ -21,42 +37,52 @@ struct RenderLoopTests {
                     TextLayer(id: "corner", text: "Hi"),
                 ]),
             fonts: Self.fonts)
-        let reports = Mutex<[(SlowFrameReport, Int)]>([])
-        let interval: UInt64 = 300_000_000
-        let loop = RenderLoop(store: store, outputs: OutputSet([]), events: EventBus(), slowFrameInterval: interval) {
-            report, unreported in
-            reports.withLock { $0.append((report, unreported)) }
+        let reports = Mutex<[(report: SlowFrameReport, unreported: Int)]>([])
+        let clock = SteppingClock()
+        let interval: UInt64 = 10_000_000_000
+        let loop = RenderLoop(
+            store: store, outputs: OutputSet([]), events: EventBus(), slowFrameInterval: interval,
+            clock: { clock.read() }
+        ) { report, unreported in reports.withLock { $0.append((report, unreported)) } }
+        func render(_ n: UInt64, taking ns: UInt64, period: UInt64 = 8_000_000) {
+            clock.set(step: ns / 2)
+            loop.render(FrameClock.Tick(number: n, deadline: 0, time: Double(n) / 120, period: period))
         }
-        // A period of 2 ns: every frame overruns half of it.
-        for n in UInt64(1)...3 {
-            loop.render(FrameClock.Tick(number: n, deadline: 0, time: Double(n) / 60, period: 2))
+        func waitFor(_ count: Int) -> [(report: SlowFrameReport, unreported: Int)] {
+            let deadline = Date().addingTimeInterval(5)
+            while reports.withLock({ $0.count < count }) && Date() < deadline { Thread.sleep(forTimeInterval: 0.01) }
+            Thread.sleep(forTimeInterval: 0.05)  // and no more than that
+            return reports.withLock { $0 }
         }
-        let deadline = Date().addingTimeInterval(5)
-        while reports.withLock({ $0.isEmpty }) && Date() < deadline { Thread.sleep(forTimeInterval: 0.01) }
-        Thread.sleep(forTimeInterval: 0.1)
-        let seen = reports.withLock { $0 }
-        #expect(seen.count == 1, "frames 2 and 3 came within the interval: counted, not logged")
-        let report = try #require(seen.first).0
-        #expect(report.frame == 1)
+
+        render(1, taking: 2_000_000)
+        render(2, taking: 5_000_000)
+        var seen = waitFor(1)
+        #expect(seen.count == 1, "2 ms of an 8 ms period is not slow; 5 ms is")
+        let report = try #require(seen.first).report
+        #expect(report.frame == 2)
+        #expect(report.renderNanoseconds == 2_500_000 && report.sendNanoseconds == 2_500_000)
         #expect(report.layers.map(\.id) == ["headline", "corner"])
         #expect(report.layers[0].showing == "marquee, 46 characters, scrolling")
         #expect(report.layers[1].showing == "marquee, 2 characters, scrolling", "a marquee scrolls by default")
         #expect(report.layers.allSatisfy { $0.nanoseconds > 0 }, "each layer's drawing was timed")
-        #expect(report.message.hasPrefix("slow frame 1: drawn in "))
-        #expect(report.message.contains("layers: "))
+        #expect(
+            report.message.hasPrefix("slow frame 2: drawn in 2.5 ms and sent in 2.5 ms, over half its 8.0 ms period"))
 
-        // The next report, once the interval is over, counts the frames left out.
-        Thread.sleep(forTimeInterval: Double(interval) / 1e9 + 0.05)
-        loop.render(FrameClock.Tick(number: 4, deadline: 0, time: 4 / 60, period: 2))
-        let later = Date().addingTimeInterval(5)
-        while reports.withLock({ $0.count < 2 }) && Date() < later { Thread.sleep(forTimeInterval: 0.01) }
-        let second = reports.withLock { $0 }
-        #expect(second.count == 2)
-        #expect(second.last?.0.frame == 4 && second.last?.1 == 2)
-
-        // A frame well inside its period is not reported.
-        loop.render(FrameClock.Tick(number: 5, deadline: 0, time: 5 / 60, period: 10_000_000_000))
+        render(3, taking: 6_000_000)
+        render(4, taking: 7_000_000)
         Thread.sleep(forTimeInterval: 0.1)
-        #expect(reports.withLock { $0.count } == 2)
+        seen = reports.withLock { $0 }
+        #expect(seen.count == 1, "slow frames within the interval are counted, not told")
+        render(5, taking: 30_000_000)
+        seen = waitFor(2)
+        #expect(seen.count == 2 && seen.last?.report.frame == 5, "a frame of three periods or more is always told")
+        #expect(seen.last?.unreported == 2, "with the frames left untold before it (3 and 4)")
+
+        clock.advance(by: interval)
+        render(6, taking: 5_000_000)
+        seen = waitFor(3)
+        #expect(seen.count == 3)
+        #expect(seen.last?.report.frame == 6 && seen.last?.unreported == 0, "an interval after the last report")
     }
 }
