@@ -6,10 +6,6 @@ public struct Canvas: Sendable {
     public let height: Int
     /// Premultiplied (r, g, b, a), each 0...1.
     public var pixels: [Pixel]
-    /// A mask every drawing call multiplies what it paints by (the alpha of these pixels, one
-    /// per canvas pixel), as a clip to a mask in Core Graphics; `nil` paints unmasked.
-    /// Compositing another canvas and applying a mask ignore it.
-    public var clipMask: [Pixel]?
 
     public init(width: Int, height: Int) {
         self.width = max(width, 1)
@@ -29,21 +25,6 @@ public struct Canvas: Sendable {
     public static func premultiplied(_ c: Color, opacity: Float = 1) -> Pixel {
         let a = Float(c.alpha) / 255 * opacity
         return Pixel(Float(c.red) / 255 * a, Float(c.green) / 255 * a, Float(c.blue) / 255 * a, a)
-    }
-
-    /// Source-over of one premultiplied colour at a pixel, scaled by `coverage` (and by the
-    /// clip mask there, if any).
-    @inlinable
-    public mutating func blend(_ color: Pixel, coverage: Float, at index: Int) {
-        let src = color * (clipMask.map { coverage * $0[index].w } ?? coverage)
-        pixels[index] = src + pixels[index] * (1 - src.w)
-    }
-
-    /// Calls `body` with the clip mask's pixels, or `nil` when there is none.
-    @inlinable
-    public func withClipMask<R>(_ body: (UnsafePointer<Pixel>?) -> R) -> R {
-        guard let clipMask else { return body(nil) }
-        return clipMask.withUnsafeBufferPointer { body($0.baseAddress) }
     }
 
     /// Source-over of another canvas of the same size, scaled by `opacity`, within the rows

@@ -52,22 +52,21 @@ public struct Gradient: Sendable, Hashable {
 
 extension Canvas {
     /// Fills `rect` (a layer's frame on the canvas) with a gradient, clipped to `clip`,
-    /// anti-aliased at fractional edges, scaled by `opacity`.
-    public mutating func fill(_ rect: Rect, with gradient: Gradient, opacity: Float, clip: Rect) {
+    /// anti-aliased at fractional edges, scaled by `opacity` and by `mask`.
+    public mutating func fill(
+        _ rect: Rect, with gradient: Gradient, opacity: Float, clip: Rect, mask: CoverageMask? = nil
+    ) {
         guard rect.width > 0, rect.height > 0 else { return }
         let area = rect.intersection(clip)
-        let b = area.pixelBounds(clippedTo: width, height)
-        guard b.x0 < b.x1, b.y0 < b.y1 else { return }
-        let canvasWidth = width
+        let full = area.pixelBounds(clippedTo: width, height)
+        guard full.x0 < full.x1, full.y0 < full.y1 else { return }
         /// Coverage of column x and of row y by `area`: exactly 1 away from its first and last.
         @inline(__always) func column(_ x: Int) -> Double {
-            x == b.x0 || x == b.x1 - 1 ? Canvas.overlap(x, area.minX, area.maxX) : 1
+            x == full.x0 || x == full.x1 - 1 ? Canvas.overlap(x, area.minX, area.maxX) : 1
         }
         @inline(__always) func row(_ y: Int) -> Double {
-            y == b.y0 || y == b.y1 - 1 ? Canvas.overlap(y, area.minY, area.maxY) : 1
+            y == full.y0 || y == full.y1 - 1 ? Canvas.overlap(y, area.minY, area.maxY) : 1
         }
-        /// Coverage of pixel (x, y) by `area`.
-        @inline(__always) func coverage(_ x: Int, _ y: Int) -> Float { Float(row(y) * column(x)) }
         /// The gradient's premultiplied colour at the centre of pixel (x, y).
         @inline(__always) func color(_ x: Int, _ y: Int) -> Pixel {
             let u = (Double(x) + 0.5 - rect.minX) / rect.width, v = (Double(y) + 0.5 - rect.minY) / rect.height
@@ -78,51 +77,30 @@ extension Canvas {
         let horizontal = gradient.kind == .axial && gradient.startPoint.y == gradient.endPoint.y
         let vertical = gradient.kind == .axial && gradient.startPoint.x == gradient.endPoint.x && !horizontal
         let chunk = 32
-        withClipMask { mask in
-            pixels.withUnsafeMutableBufferPointer { dst in
-                @inline(__always) func paint(_ color: Pixel, _ x: Int, _ y: Int) {
-                    let i = y * canvasWidth + x
-                    var c = coverage(x, y)
-                    if let mask { c *= mask[i].w }
-                    // No branch on c == 0 (a text mask's shapes would mispredict it): a zero
-                    // paint leaves the pixel as it was.
-                    let s = color * c
-                    dst[i] = s + dst[i] * (1 - s.w)
-                }
-                if horizontal {
-                    // Each column's colour, already scaled by the column's coverage.
-                    withUnsafeTemporaryAllocation(of: Pixel.self, capacity: chunk) { colors in
-                        for start in stride(from: b.x0, to: b.x1, by: chunk) {
-                            let end = Swift.min(start + chunk, b.x1)
-                            for x in start..<end {
-                                colors[x - start] = color(x, b.y0) * Float(column(x))
-                            }
-                            for y in b.y0..<b.y1 {
-                                let cy = Float(row(y))
-                                let offset = y &* canvasWidth
-                                if let mask {
-                                    for x in start..<end {
-                                        let s = colors[x &- start] * (cy * mask[offset &+ x].w)
-                                        dst[offset &+ x] = s + dst[offset &+ x] * (1 - s.w)
-                                    }
-                                } else {
-                                    for x in start..<end {
-                                        let s = colors[x &- start] * cy
-                                        dst[offset &+ x] = s + dst[offset &+ x] * (1 - s.w)
-                                    }
-                                }
-                            }
+        paint(within: full, mask: mask) { blitter, b in
+            // No branch on a coverage of 0 (a text mask's shapes would mispredict it): a zero
+            // paint leaves the pixel as it was.
+            if horizontal {
+                // Each column's colour, already scaled by the column's coverage.
+                withUnsafeTemporaryAllocation(of: Pixel.self, capacity: chunk) { colors in
+                    for start in stride(from: b.x0, to: b.x1, by: chunk) {
+                        let end = Swift.min(start + chunk, b.x1)
+                        for x in start..<end { colors[x - start] = color(x, full.y0) * Float(column(x)) }
+                        for y in b.y0..<b.y1 {
+                            let cy = Float(row(y)), line = blitter.row(y)
+                            for x in start..<end { line.blend(colors[x &- start], coverage: cy, at: x) }
                         }
                     }
-                } else if vertical {
-                    for y in b.y0..<b.y1 {
-                        let c = color(b.x0, y)
-                        for x in b.x0..<b.x1 { paint(c, x, y) }
-                    }
-                } else {
-                    for y in b.y0..<b.y1 {
-                        for x in b.x0..<b.x1 { paint(color(x, y), x, y) }
-                    }
+                }
+            } else if vertical {
+                for y in b.y0..<b.y1 {
+                    let c = color(b.x0, y), cy = row(y), line = blitter.row(y)
+                    for x in b.x0..<b.x1 { line.blend(c, coverage: Float(cy * column(x)), at: x) }
+                }
+            } else {
+                for y in b.y0..<b.y1 {
+                    let cy = row(y), line = blitter.row(y)
+                    for x in b.x0..<b.x1 { line.blend(color(x, y), coverage: Float(cy * column(x)), at: x) }
                 }
             }
         }

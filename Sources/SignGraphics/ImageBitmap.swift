@@ -62,38 +62,41 @@ public struct ImageBitmap: Sendable, Equatable {
 }
 
 extension Canvas {
-    /// Draws `image` stretched over `rect` (its contents gravity is "resize"), clipped to `clip`.
+    /// Draws `image` stretched over `rect` (its contents gravity is "resize"), clipped to
+    /// `clip`, scaled by `opacity` and by `mask`.
     public mutating func draw(
-        _ image: ImageBitmap, in rect: Rect, scaling: ImageBitmap.Scaling, opacity: Float, clip: Rect
+        _ image: ImageBitmap, in rect: Rect, scaling: ImageBitmap.Scaling, opacity: Float, clip: Rect,
+        mask: CoverageMask? = nil
     ) {
         guard image.width > 0, image.height > 0, rect.width > 0, rect.height > 0 else { return }
         let area = rect.intersection(clip)
-        let b = area.pixelBounds(clippedTo: width, height)
-        guard b.x0 < b.x1, b.y0 < b.y1 else { return }
         let sx = Double(image.width) / rect.width, sy = Double(image.height) / rect.height
         image.pixels.withUnsafeBufferPointer { src in
             func texel(_ x: Int, _ y: Int) -> Pixel {
                 src[min(max(y, 0), image.height - 1) * image.width + min(max(x, 0), image.width - 1)]
             }
-            for y in b.y0..<b.y1 {
-                let v = (Double(y) + 0.5 - rect.minY) * sy - 0.5
-                let cy = Float(Canvas.overlap(y, area.minY, area.maxY))
-                for x in b.x0..<b.x1 {
-                    let u = (Double(x) + 0.5 - rect.minX) * sx - 0.5
-                    let c = cy * Float(Canvas.overlap(x, area.minX, area.maxX))
-                    guard c > 0 else { continue }
-                    let p: Pixel
-                    switch scaling {
-                    case .nearest:
-                        p = texel(Int(pixel: u + 0.5, .down), Int(pixel: v + 0.5, .down))
-                    case .linear:
-                        let x0 = Int(pixel: u, .down), y0 = Int(pixel: v, .down)
-                        let fx = Float(u - Double(x0)), fy = Float(v - Double(y0))
-                        let top = texel(x0, y0) * (1 - fx) + texel(x0 + 1, y0) * fx
-                        let bottom = texel(x0, y0 + 1) * (1 - fx) + texel(x0 + 1, y0 + 1) * fx
-                        p = top * (1 - fy) + bottom * fy
+            paint(within: area.pixelBounds(clippedTo: width, height), mask: mask) { blitter, b in
+                for y in b.y0..<b.y1 {
+                    let v = (Double(y) + 0.5 - rect.minY) * sy - 0.5
+                    let cy = Float(Canvas.overlap(y, area.minY, area.maxY))
+                    let line = blitter.row(y)
+                    for x in b.x0..<b.x1 {
+                        let u = (Double(x) + 0.5 - rect.minX) * sx - 0.5
+                        let c = cy * Float(Canvas.overlap(x, area.minX, area.maxX))
+                        guard c > 0 else { continue }
+                        let p: Pixel
+                        switch scaling {
+                        case .nearest:
+                            p = texel(Int(pixel: u + 0.5, .down), Int(pixel: v + 0.5, .down))
+                        case .linear:
+                            let x0 = Int(pixel: u, .down), y0 = Int(pixel: v, .down)
+                            let fx = Float(u - Double(x0)), fy = Float(v - Double(y0))
+                            let top = texel(x0, y0) * (1 - fx) + texel(x0 + 1, y0) * fx
+                            let bottom = texel(x0, y0 + 1) * (1 - fx) + texel(x0 + 1, y0 + 1) * fx
+                            p = top * (1 - fy) + bottom * fy
+                        }
+                        line.blend(p, coverage: opacity * c, at: x)
                     }
-                    blend(p, coverage: opacity * c, at: y * width + x)
                 }
             }
         }
@@ -105,32 +108,27 @@ extension Canvas {
     /// sub-pixel offset, otherwise it is floored; with `tilePeriod` copies repeat sideways.
     /// How rich text (colour spans, emoji, icons) moves like plain text.
     public mutating func draw(
-        _ image: ImageBitmap, at origin: Point, opacity: Float, smooth: Bool, tilePeriod: Double? = nil, clip: Rect
+        _ image: ImageBitmap, at origin: Point, opacity: Float, smooth: Bool, tilePeriod: Double? = nil, clip: Rect,
+        mask: CoverageMask? = nil
     ) {
         guard image.width > 0, image.height > 0 else { return }
         let strip = StripSampler(
             origin: origin, smooth: smooth, width: image.width, height: image.height, tilePeriod: tilePeriod)
-        guard let (rows, columns) = strip.reach(within: clip.pixelBounds(clippedTo: width, height)) else { return }
-        let canvasWidth = width
+        guard let reach = strip.reach(within: clip.pixelBounds(clippedTo: width, height)) else { return }
         image.pixels.withUnsafeBufferPointer { src in
-            withClipMask { mask in
-                pixels.withUnsafeMutableBufferPointer { dst in
-                    for y in rows {
-                        guard let row = strip.row(y) else { continue }
-                        let lower = src.baseAddress! + row.lower, upper = src.baseAddress! + row.upper
-                        strip.forEachRun(across: columns) { x, n, taps in
-                            let start = y &* canvasWidth &+ x
-                            for k in 0..<n {
-                                let j0 = taps.column0 &+ k &* taps.step0, j1 = taps.column1 &+ k &* taps.step1
-                                let here = lower[j0] * taps.weight0 + lower[j1] * taps.weight1
-                                let above = upper[j0] * taps.weight0 + upper[j1] * taps.weight1
-                                var s = (here * row.wLower + above * row.wUpper) * opacity
-                                // Blended even where transparent (which leaves the pixel as it
-                                // was): no branch per pixel.
-                                let i = start &+ k
-                                if let mask { s *= mask[i].w }
-                                dst[i] = s + dst[i] * (1 - s.w)
-                            }
+            paint(within: reach, mask: mask) { blitter, b in
+                for y in b.y0..<b.y1 {
+                    guard let row = strip.row(y) else { continue }
+                    let lower = src.baseAddress! + row.lower, upper = src.baseAddress! + row.upper
+                    let line = blitter.row(y)
+                    strip.forEachRun(across: b.x0..<b.x1) { x, n, taps in
+                        for k in 0..<n {
+                            let j0 = taps.column0 &+ k &* taps.step0, j1 = taps.column1 &+ k &* taps.step1
+                            let here = lower[j0] * taps.weight0 + lower[j1] * taps.weight1
+                            let above = upper[j0] * taps.weight0 + upper[j1] * taps.weight1
+                            // Blended even where transparent (which leaves the pixel as it was):
+                            // no branch per pixel.
+                            line.blend(here * row.wLower + above * row.wUpper, coverage: opacity, at: x &+ k)
                         }
                     }
                 }

@@ -46,83 +46,82 @@ extension Canvas {
     }
 
     /// Fills everything in `bounds` except the rounded rectangle (anti-aliased at its edge).
-    public mutating func fill(outside shape: RoundedRect, within bounds: Rect, color: Color, opacity: Float, clip: Rect)
-    {
+    public mutating func fill(
+        outside shape: RoundedRect, within bounds: Rect, color: Color, opacity: Float, clip: Rect,
+        mask: CoverageMask? = nil
+    ) {
         let area = bounds.intersection(clip)
-        let b = area.pixelBounds(clippedTo: width, height)
-        guard b.x0 < b.x1, b.y0 < b.y1 else { return }
-        let paint = Canvas.premultiplied(color, opacity: opacity)
-        for y in b.y0..<b.y1 {
-            let cy = Canvas.overlap(y, area.minY, area.maxY)
-            for x in b.x0..<b.x1 {
-                let inside = shape.fillCoverage(x: Double(x) + 0.5, y: Double(y) + 0.5)
-                let c = Float(cy * Canvas.overlap(x, area.minX, area.maxX)) * (1 - inside)
-                if c > 0 { blend(paint, coverage: c, at: y * width + x) }
+        let color = Canvas.premultiplied(color, opacity: opacity)
+        paint(within: area.pixelBounds(clippedTo: width, height), mask: mask) { blitter, b in
+            for y in b.y0..<b.y1 {
+                let cy = Canvas.overlap(y, area.minY, area.maxY), line = blitter.row(y)
+                for x in b.x0..<b.x1 {
+                    let inside = shape.fillCoverage(x: Double(x) + 0.5, y: Double(y) + 0.5)
+                    let c = Float(cy * Canvas.overlap(x, area.minX, area.maxX)) * (1 - inside)
+                    if c > 0 { line.blend(color, coverage: c, at: x) }
+                }
             }
         }
     }
 
-    /// Fills (`lineWidth` nil) or strokes a rounded rectangle with anti-aliased edges.
-    public mutating func draw(_ shape: RoundedRect, paint: Paint, lineWidth: Double? = nil, opacity: Float, clip: Rect)
-    {
+    /// Fills (`lineWidth` nil) or strokes a rounded rectangle with anti-aliased edges, scaled
+    /// by `opacity` and by `mask`.
+    public mutating func draw(
+        _ shape: RoundedRect, paint fill: Paint, lineWidth: Double? = nil, opacity: Float, clip: Rect,
+        mask: CoverageMask? = nil
+    ) {
         let grow = (lineWidth ?? 0) / 2 + 1
         let area = Rect(
             x: shape.rect.minX - grow, y: shape.rect.minY - grow, width: shape.rect.width + 2 * grow,
             height: shape.rect.height + 2 * grow
         )
         .intersection(clip)
-        let b = area.pixelBounds(clippedTo: width, height)
-        guard b.x0 < b.x1, b.y0 < b.y1, shape.rect.width > 0 || lineWidth != nil else { return }
+        guard shape.rect.width > 0 || lineWidth != nil else { return }
         var solid = Pixel.zero, gradient: Gradient?
-        switch paint {
+        switch fill {
         case .color(let c): solid = Canvas.premultiplied(c, opacity: opacity)
         case .gradient(let g): gradient = g
         }
-        let r = shape.effectiveRadius, rect = shape.rect, canvasWidth = width
+        let r = shape.effectiveRadius, rect = shape.rect
         // Deep inside the outline a fill covers a pixel fully and a stroke not at all: from
         // lineWidth / 2 + 0.5 in for a stroke, 0.5 for a fill (a hair more, so pixels on the
         // boundary still take the exact formula).
         let reach = (lineWidth.map { $0 / 2 } ?? 0) + 0.5 + 1e-9
-        withClipMask { mask in
-            pixels.withUnsafeMutableBufferPointer { dst in
-                for y in b.y0..<b.y1 {
-                    let cy = Double(y) + 0.5
-                    let clipY = Float(Canvas.overlap(y, clip.minY, clip.maxY))
-                    // Inside the rectangle, away from the corners' quarter circles, the
-                    // distance to the outline is the distance to the nearest side: where this
-                    // row is far enough from the top and bottom, so are the columns far
-                    // enough from both sides.
-                    let dy = min(cy - rect.minY, rect.maxY - cy), m = dy >= r ? reach : max(r, reach)
-                    let first = Int(pixel: rect.minX + m - 0.5, .up)
-                    let end = Int(pixel: rect.maxX - m - 0.5, .down) + 1
-                    let inner = dy >= reach && first < end ? first..<end : 0..<0
-                    // A stroke visits only the columns on either side of its untouched middle.
-                    let split = lineWidth != nil && !inner.isEmpty
-                    let left = split ? b.x0..<max(b.x0, min(inner.lowerBound, b.x1)) : b.x0..<b.x1
-                    let right = split ? min(max(inner.upperBound, b.x0), b.x1)..<b.x1 : b.x1..<b.x1
-                    for part in 0..<2 {
-                        for x in part == 0 ? left : right {
-                            let deep = inner.contains(x)
-                            if deep && lineWidth != nil { continue }
-                            let cx = Double(x) + 0.5
-                            var coverage: Float =
-                                deep
-                                ? 1
-                                : lineWidth.map { shape.strokeCoverage(x: cx, y: cy, lineWidth: $0) }
-                                    ?? shape.fillCoverage(x: cx, y: cy)
-                            coverage *= clipY * Float(Canvas.overlap(x, clip.minX, clip.maxX))
-                            guard coverage > 0 else { continue }
-                            let i = y * canvasWidth + x
-                            var color = solid
-                            if let g = gradient {
-                                let u = (cx - rect.minX) / max(rect.width, 1e-9)
-                                let v = (cy - rect.minY) / max(rect.height, 1e-9)
-                                color = Canvas.premultiplied(
-                                    g.ramp.color(at: g.location(u: u, v: v)), opacity: opacity)
-                            }
-                            let src = color * (mask.map { coverage * $0[i].w } ?? coverage)
-                            dst[i] = src + dst[i] * (1 - src.w)
+        paint(within: area.pixelBounds(clippedTo: width, height), mask: mask) { blitter, b in
+            for y in b.y0..<b.y1 {
+                let cy = Double(y) + 0.5
+                let clipY = Float(Canvas.overlap(y, clip.minY, clip.maxY))
+                let line = blitter.row(y)
+                // Inside the rectangle, away from the corners' quarter circles, the distance
+                // to the outline is the distance to the nearest side: where this row is far
+                // enough from the top and bottom, so are the columns far enough from both sides.
+                let dy = min(cy - rect.minY, rect.maxY - cy), m = dy >= r ? reach : max(r, reach)
+                let first = Int(pixel: rect.minX + m - 0.5, .up)
+                let end = Int(pixel: rect.maxX - m - 0.5, .down) + 1
+                let inner = dy >= reach && first < end ? first..<end : 0..<0
+                // A stroke visits only the columns on either side of its untouched middle.
+                let split = lineWidth != nil && !inner.isEmpty
+                let left = split ? b.x0..<max(b.x0, min(inner.lowerBound, b.x1)) : b.x0..<b.x1
+                let right = split ? min(max(inner.upperBound, b.x0), b.x1)..<b.x1 : b.x1..<b.x1
+                for part in 0..<2 {
+                    for x in part == 0 ? left : right {
+                        let deep = inner.contains(x)
+                        if deep && lineWidth != nil { continue }
+                        let cx = Double(x) + 0.5
+                        var coverage: Float =
+                            deep
+                            ? 1
+                            : lineWidth.map { shape.strokeCoverage(x: cx, y: cy, lineWidth: $0) }
+                                ?? shape.fillCoverage(x: cx, y: cy)
+                        coverage *= clipY * Float(Canvas.overlap(x, clip.minX, clip.maxX))
+                        guard coverage > 0 else { continue }
+                        var color = solid
+                        if let g = gradient {
+                            let u = (cx - rect.minX) / max(rect.width, 1e-9)
+                            let v = (cy - rect.minY) / max(rect.height, 1e-9)
+                            color = Canvas.premultiplied(g.ramp.color(at: g.location(u: u, v: v)), opacity: opacity)
                         }
+                        line.blend(color, coverage: coverage, at: x)
                     }
                 }
             }

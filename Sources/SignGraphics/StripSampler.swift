@@ -32,15 +32,15 @@ struct StripSampler {
         wy0 = 1 - wy1
     }
 
-    /// The pixel rows and columns within `bounds` that can touch the strip; `nil` when none.
-    func reach(within bounds: (x0: Int, y0: Int, x1: Int, y1: Int)) -> (rows: Range<Int>, columns: Range<Int>)? {
+    /// The pixels within `bounds` that can touch the strip; `nil` when none.
+    func reach(within bounds: (x0: Int, y0: Int, x1: Int, y1: Int)) -> (x0: Int, y0: Int, x1: Int, y1: Int)? {
         let rowStart = max(bounds.y0, baseY), rowEnd = min(bounds.y1, baseY + height + 1)
         let columns =
             period > 0
             ? bounds.x0..<max(bounds.x0, bounds.x1)
             : max(bounds.x0, baseX)..<max(max(bounds.x0, baseX), min(bounds.x1, baseX + width + 1))
         guard rowStart < rowEnd, !columns.isEmpty else { return nil }
-        return (rowStart..<rowEnd, columns)
+        return (columns.lowerBound, rowStart, columns.upperBound, rowEnd)
     }
 
     /// The two strip rows pixel row `y` samples, as element offsets, with their weights; a

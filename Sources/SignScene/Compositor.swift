@@ -22,6 +22,8 @@ public final class Compositor {
         let occupied: (x0: Int, y0: Int, x1: Int, y1: Int)
         var runs: [Int]
         var lastUsed: UInt64
+        /// The kept pixels' alpha as a coverage mask, once the subtree has clipped a paint.
+        var coverage: CoverageMask?
     }
     /// At most `cacheLimit` entries, one per prepared tree: a short list scanned by identity is
     /// cheaper per frame than hashing.
@@ -108,7 +110,8 @@ public final class Compositor {
     }
 
     private func draw(
-        _ prepared: PreparedLayer, target: Int, origin: Point, clip: Rect, depth: Int, t parentTime: Double
+        _ prepared: PreparedLayer, target: Int, origin: Point, clip: Rect, depth: Int, t parentTime: Double,
+        clipMask: CoverageMask? = nil
     ) {
         let t = prepared.model.localTime(parentTime)
         if caching && prepared.isStatic {
@@ -127,31 +130,29 @@ public final class Compositor {
         // A static mask over a tree that one drawing call paints masks that call's paint
         // directly: no copy of the tree to clear, mask and composite.
         if caching, let mask = prepared.mask.first, mask.isStatic, !rounded, prepared.drawsOnce,
-            layer.opacity == 1 || prepared.sublayers.isEmpty, canvases[target].clipMask == nil
+            layer.opacity == 1 || prepared.sublayers.isEmpty, clipMask == nil
         {
             let kept = cached(mask, origin: frame.origin, clip: board)
             let o = kept.occupied
             guard o.x0 < o.x1 else { return }
             let visible = Rect(
                 x: Double(o.x0), y: Double(o.y0), width: Double(o.x1 - o.x0), height: Double(o.y1 - o.y0))
-            canvases[target].clipMask = kept.canvas.pixels
-            defer { canvases[target].clipMask = nil }
             draw(
                 layer, prepared, target: target, frame: frame, clip: clip.intersection(visible), rounded: false,
-                isolate: false, depth: depth, t: t)
+                isolate: false, depth: depth, t: t, mask: coverage(of: mask, origin: frame.origin))
             return
         }
         let isolate = !prepared.mask.isEmpty || rounded || (layer.opacity < 1 && !prepared.sublayers.isEmpty)
         draw(
             layer, prepared, target: target, frame: frame, clip: clip, rounded: rounded, isolate: isolate, depth: depth,
-            t: t)
+            t: t, mask: clipMask)
     }
 
     /// Draws a presentation layer at `frame`: into `target`, or drawn apart (`isolate`) and
     /// then masked, clipped and composited into it.
     private func draw(
         _ layer: Layer, _ prepared: PreparedLayer, target: Int, frame: Rect, clip: Rect, rounded: Bool, isolate: Bool,
-        depth: Int, t: Double
+        depth: Int, t: Double, mask targetMask: CoverageMask?
     ) {
         // Everything of an isolated layer that is used lies within its clip.
         let inside = frame.intersection(clip)
@@ -159,18 +160,20 @@ public final class Compositor {
         let dst = isolate ? scratch(depth * 2, clearing: area) : target
         let opacity = Float(isolate ? 1 : layer.opacity)
         let outline = RoundedRect(rect: frame, cornerRadius: layer.cornerRadius)
+        // The paints into `target` carry its mask; an isolated layer is masked afterwards.
+        let mask = isolate ? nil : targetMask
 
         if let background = layer.backgroundColor, background.alpha > 0 {
-            canvases[dst].draw(outline, paint: .color(background), opacity: opacity, clip: clip)
+            canvases[dst].draw(outline, paint: .color(background), opacity: opacity, clip: clip, mask: mask)
         }
         switch layer.content {
         case .none:
             break
         case .gradient(let gradient):
             if layer.cornerRadius > 0 {
-                canvases[dst].draw(outline, paint: .gradient(gradient), opacity: opacity, clip: clip)
+                canvases[dst].draw(outline, paint: .gradient(gradient), opacity: opacity, clip: clip, mask: mask)
             } else {
-                canvases[dst].fill(frame, with: gradient, opacity: opacity, clip: clip)
+                canvases[dst].fill(frame, with: gradient, opacity: opacity, clip: clip, mask: mask)
             }
         case .text(let content):
             let lineHeight = prepared.text?.height ?? prepared.richText?.height ?? 0
@@ -189,33 +192,35 @@ public final class Compositor {
             if let bitmap = prepared.text {
                 canvases[dst].draw(
                     bitmap, at: origin, color: content.color, opacity: opacity, smooth: layer.motion == .smooth,
-                    tilePeriod: period, clip: textClip)
+                    tilePeriod: period, clip: textClip, mask: mask)
             } else if let rich = prepared.richText {
                 canvases[dst].draw(
                     rich, at: origin, opacity: opacity, smooth: layer.motion == .smooth, tilePeriod: period,
-                    clip: textClip)
+                    clip: textClip, mask: mask)
             }
         case .image(let image):
-            canvases[dst].draw(image.bitmap, in: frame, scaling: image.scaling, opacity: opacity, clip: clip)
+            canvases[dst].draw(
+                image.bitmap, in: frame, scaling: image.scaling, opacity: opacity, clip: clip, mask: mask)
         case .stream(let stream):
             if let bitmap = stream.feed.current {
-                canvases[dst].draw(bitmap, in: frame, scaling: .nearest, opacity: opacity, clip: clip)
+                canvases[dst].draw(bitmap, in: frame, scaling: .nearest, opacity: opacity, clip: clip, mask: mask)
             }
         case .shape(let shape):
             let path = RoundedRect(
                 rect: shape.path.rect.offsetBy(dx: frame.minX, dy: frame.minY), cornerRadius: shape.path.cornerRadius)
             if shape.fillsOutside, case .color(let color)? = shape.fill {
-                canvases[dst].fill(outside: path, within: frame, color: color, opacity: opacity, clip: clip)
+                canvases[dst].fill(outside: path, within: frame, color: color, opacity: opacity, clip: clip, mask: mask)
             } else if let fill = shape.fill {
-                canvases[dst].draw(path, paint: fill, opacity: opacity, clip: clip)
+                canvases[dst].draw(path, paint: fill, opacity: opacity, clip: clip, mask: mask)
             }
             if let stroke = shape.stroke, shape.lineWidth > 0 {
-                canvases[dst].draw(path, paint: stroke, lineWidth: shape.lineWidth, opacity: opacity, clip: clip)
+                canvases[dst].draw(
+                    path, paint: stroke, lineWidth: shape.lineWidth, opacity: opacity, clip: clip, mask: mask)
             }
         }
         let subClip = layer.masksToBounds ? inside : clip
         for sublayer in prepared.sublayers {
-            draw(sublayer, target: dst, origin: frame.origin, clip: subClip, depth: depth + 1, t: t)
+            draw(sublayer, target: dst, origin: frame.origin, clip: subClip, depth: depth + 1, t: t, clipMask: mask)
         }
         if layer.borderWidth > 0, let border = layer.borderColor, border.alpha > 0 {
             // Core Animation draws the border inside the bounds.
@@ -224,7 +229,7 @@ public final class Compositor {
                 rect: Rect(
                     x: frame.minX + w / 2, y: frame.minY + w / 2, width: frame.width - w, height: frame.height - w),
                 cornerRadius: max(layer.cornerRadius - w / 2, 0))
-            canvases[dst].draw(inset, paint: .color(border), lineWidth: w, opacity: opacity, clip: clip)
+            canvases[dst].draw(inset, paint: .color(border), lineWidth: w, opacity: opacity, clip: clip, mask: mask)
         }
         guard isolate else { return }
         if let mask = prepared.mask.first, caching && mask.isStatic {
@@ -249,6 +254,15 @@ extension Compositor {
     private func drawCached(_ prepared: PreparedLayer, target: Int, origin: Point, clip: Rect) {
         let kept = cached(prepared, origin: origin, clip: clip)
         canvases[target].composite(kept.canvas, runs: kept.runs)
+    }
+
+    /// A static mask's kept alpha at `origin` as a coverage mask, read once per cache entry.
+    private func coverage(of mask: PreparedLayer, origin: Point) -> CoverageMask {
+        let kept = cached(mask, origin: origin, clip: board)
+        if let coverage = kept.coverage { return coverage }
+        let i = cache.firstIndex { $0.layer === mask }!
+        cache[i].coverage = CoverageMask(alphaOf: kept.canvas)
+        return cache[i].coverage!
     }
 
     /// The kept pixels of a static subtree at `origin` within `clip`, drawn now if needed.

@@ -63,7 +63,30 @@ struct GoldenFrameTests {
         try Self.compare(Renderer.render(scene, at: 0.85), golden: "stream-overlay-fed-t0.850.png")
     }
 
+    /// Frames may also be held against what the floating-point renderer drew (Golden/FloatRenderer,
+    /// recorded by it before the 8-bit coverage masks and never re-recorded): within one level per
+    /// channel, the bound a change of pixel arithmetic has to keep.
+    static func compareWithFloatRenderer(_ frame: Frame, golden name: String) throws {
+        let path = here.appendingPathComponent("Golden/FloatRenderer/\(name)").path
+        guard FileManager.default.fileExists(atPath: path) else { return }
+        let reference = try PNGImage.readFrame(from: path)
+        guard reference.width == frame.width, reference.height == frame.height else {
+            Issue.record("\(name): the float renderer's frame has another size")
+            return
+        }
+        var worst = 0, off = 0
+        for i in frame.pixels.indices {
+            let d = abs(Int(frame.pixels[i]) - Int(reference.pixels[i]))
+            worst = max(worst, d)
+            if d > 1 { off += 1 }
+        }
+        #expect(
+            worst <= 1,
+            "\(name): \(off) channels differ from the float renderer's by more than one level (at most \(worst))")
+    }
+
     static func compare(_ frame: Frame, golden name: String) throws {
+        try compareWithFloatRenderer(frame, golden: name)
         let path = here.appendingPathComponent("Golden/\(name)").path
         if recording {
             try PNGImage.write(frame, to: path)
