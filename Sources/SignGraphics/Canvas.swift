@@ -109,6 +109,28 @@ public struct Canvas: Sendable {
         }
     }
 
+    /// Multiplies pixels inside `bounds` by `mask`'s coverage (a layer's static mask); where the
+    /// mask does not reach they become transparent. What lies outside `bounds` is left alone.
+    public mutating func apply(mask: CoverageMask, in bounds: (x0: Int, y0: Int, x1: Int, y1: Int)) {
+        guard bounds.x0 < bounds.x1, bounds.y0 < bounds.y1 else { return }
+        let inner = mask.clip(bounds), w = width
+        mask.coverage.withUnsafeBufferPointer { m in
+            pixels.withUnsafeMutableBufferPointer { p in
+                for y in bounds.y0..<bounds.y1 {
+                    let row = y &* w
+                    guard y >= inner.y0, y < inner.y1, inner.x0 < inner.x1 else {
+                        (p.baseAddress! + row + bounds.x0).update(repeating: .zero, count: bounds.x1 - bounds.x0)
+                        continue
+                    }
+                    (p.baseAddress! + row + bounds.x0).update(repeating: .zero, count: inner.x0 - bounds.x0)
+                    (p.baseAddress! + row + inner.x1).update(repeating: .zero, count: bounds.x1 - inner.x1)
+                    let source = m.baseAddress! + ((y &- mask.y0) &* mask.width &- mask.x0)
+                    for x in inner.x0..<inner.x1 { p[row &+ x] *= Float(source[x]) * (1 / 255) }
+                }
+            }
+        }
+    }
+
     /// The canvas over an opaque background, as an RGB888 frame (written in place).
     public func write(into frame: inout Frame, over background: Color) {
         pixels.withUnsafeBufferPointer { src in

@@ -95,6 +95,55 @@ struct CompositorTests {
         }
     }
 
+    @Test(
+        "a masked layer moving by whole pixels keeps its static mask: drawn once, placed each frame, as if drawn in place"
+    )
+    func movingMaskKept() throws {
+        // A white layer sliding right one pixel a frame under a fade that moves with it.
+        func slider(maskAnimates: Bool) -> Layer {
+            var layer = Layer(frame: Rect(x: 0, y: 0, width: 8, height: 4), backgroundColor: .white)
+            layer.animations = [
+                .property(
+                    PropertyAnimation(
+                        keyPath: .translationX, motion: .basic(BasicValues(from: .number(0), to: .number(60))),
+                        timing: MediaTiming(duration: 1)))
+            ]
+            var mask = Layer(
+                content: .gradient(
+                    Gradient(
+                        ramp: ColorRamp(colors: [.clear, .white]), startPoint: Point(x: 0, y: 0.5),
+                        endPoint: Point(x: 1, y: 0.5))),
+                frame: Rect(x: 0, y: 0, width: 8, height: 4))
+            if maskAnimates {
+                // Animated to the value it has: draws the same, but is not static.
+                mask.animations = [
+                    .property(
+                        PropertyAnimation(
+                            keyPath: .opacity, motion: .basic(BasicValues(from: .number(1), to: .number(1))),
+                            timing: MediaTiming(duration: 10)))
+                ]
+            }
+            layer.mask = mask
+            return layer
+        }
+        let scene = { (layer: Layer) in
+            try PreparedScene(
+                Scene(width: 32, height: 4, layers: [.layer(layer)]), beginTime: 0, fonts: Self.fonts)
+        }
+        let kept = try scene(slider(maskAnimates: false)), drawn = try scene(slider(maskAnimates: true))
+        let renderer = Renderer(width: 32, height: 4)
+        var frame = Frame(width: 32, height: 4)
+        for step in 0..<20 {
+            let t = Double(step) / 60
+            renderer.render(kept, at: t, into: &frame)
+            #expect(step == 0 ? renderer.cacheFills == 1 : renderer.cacheFills == 0, "frame \(step)")
+            let reference = Renderer.render(drawn, at: t)
+            let worst = zip(frame.pixels, reference.pixels).map { abs(Int($0) - Int($1)) }.max() ?? 0
+            #expect(worst <= 1, "frame \(step): a channel differs by \(worst) from the mask drawn in place")
+            #expect(frame.pixel(x: step + 7, y: 0).red > 200, "frame \(step): the layer moved")
+        }
+    }
+
     @Test("a tree's extent is its frame unless its geometry animates or it may draw outside it")
     func extents() throws {
         var gradient = Layer(

@@ -1,0 +1,139 @@
+import SignGraphics
+
+/// The pixels of static subtrees, drawn once and kept between frames: one entry per prepared
+/// tree (its identity is the key), for the place and clip it was last drawn at. At most
+/// `limit` entries; beyond that the least recently drawn are given up. Refilling an entry
+/// (the tree drawn at another place) reuses its storage, so a steady frame allocates nothing.
+final class SubtreeCache {
+    /// A kept drawing.
+    struct Entry {
+        /// Held so its identity, the key, is not reused while the entry lives.
+        let layer: PreparedLayer
+        let origin: Point
+        let clip: Rect
+        var canvas: Canvas
+        /// Where the kept pixels are not transparent (the bounding box, and its runs row by
+        /// row): all a composite needs to cover.
+        var occupied: (x0: Int, y0: Int, x1: Int, y1: Int)
+        var runs: [Int]
+        var lastUsed: UInt64
+        /// The kept alpha as a coverage mask, once the tree has masked something.
+        var coverage: CoverageMask?
+        var coverageCurrent = false
+    }
+
+    let width: Int
+    let height: Int
+    /// A short list scanned by identity: cheaper per frame than hashing.
+    private var entries: [Entry] = []
+    private let limit: Int
+    /// Draws a tree at an origin within a clip onto a transparent canvas (the compositor,
+    /// without its cache).
+    private let fill: (PreparedLayer, Point, Rect, inout Canvas) -> Void
+    /// The canvas the next fill draws into: a given-up entry's (`nil`: a new one is made).
+    private var spare: Canvas?
+    private var frame: UInt64 = 0
+    /// Trees drawn into the cache since the frame began.
+    private(set) var fills = 0
+
+    init(
+        width: Int, height: Int, limit: Int = 16,
+        fill: @escaping (PreparedLayer, _ origin: Point, _ clip: Rect, _ into: inout Canvas) -> Void
+    ) {
+        (self.width, self.height, self.limit, self.fill) = (width, height, limit, fill)
+    }
+
+    /// A frame begins: entries not drawn since the frame before last may be given up.
+    func beginFrame() {
+        frame += 1
+        fills = 0
+    }
+
+    /// How many entries are kept.
+    var count: Int { entries.count }
+
+    /// The kept pixels of static `layer` at `origin` within `clip`, drawn now if needed.
+    func entry(_ layer: PreparedLayer, origin: Point, clip: Rect) -> Entry {
+        entries[index(layer, origin: origin, clip: clip)]
+    }
+
+    /// Static `layer`, a mask, at `origin` as a coverage mask over the board, with the box
+    /// where it is not transparent. A mask that moves by whole pixels is not drawn again: it
+    /// is kept at the fractional part of its origin and placed at the whole part, when its
+    /// extent is known and fits the canvas.
+    func mask(_ layer: PreparedLayer, origin: Point) -> (
+        coverage: CoverageMask, occupied: (x0: Int, y0: Int, x1: Int, y1: Int)
+    ) {
+        let board = Rect(x: 0, y: 0, width: Double(width), height: Double(height))
+        let whole = (x: origin.x.rounded(.down), y: origin.y.rounded(.down))
+        let phase = Point(x: origin.x - whole.x, y: origin.y - whole.y)
+        var at = origin, shift = (x: 0, y: 0)
+        if let extent = layer.extent, whole.x.magnitude < 1e9, whole.y.magnitude < 1e9 {
+            let placed = extent.offsetBy(dx: phase.x, dy: phase.y)
+            if placed.minX >= 0, placed.minY >= 0, placed.maxX <= board.maxX, placed.maxY <= board.maxY {
+                at = phase
+                shift = (Int(whole.x), Int(whole.y))
+            }
+        }
+        let i = index(layer, origin: at, clip: board)
+        if !entries[i].coverageCurrent {
+            if entries[i].coverage == nil {
+                entries[i].coverage = CoverageMask(alphaOf: entries[i].canvas)
+            } else {
+                entries[i].coverage!.read(alphaOf: entries[i].canvas)
+            }
+            entries[i].coverageCurrent = true
+        }
+        entries[i].coverage!.x0 = shift.x
+        entries[i].coverage!.y0 = shift.y
+        let o = entries[i].occupied
+        return (entries[i].coverage!, (o.x0 + shift.x, o.y0 + shift.y, o.x1 + shift.x, o.y1 + shift.y))
+    }
+
+    private func index(_ layer: PreparedLayer, origin: Point, clip: Rect) -> Int {
+        let found = entries.firstIndex { $0.layer === layer }
+        if let i = found, entries[i].origin == origin, entries[i].clip == clip {
+            entries[i].lastUsed = frame
+            return i
+        }
+        fills += 1
+        var canvas = spare ?? Canvas(width: width, height: height)
+        spare = nil  // so the canvas is not shared while it is drawn on
+        canvas.clear()
+        fill(layer, origin, clip, &canvas)
+        // The entry this one replaces gives up its storage, so a kept subtree that moves is
+        // drawn again without allocating; so does one no frame has drawn since the frame
+        // before last (a layer a text change or a minute's turn replaced).
+        let oldest = entries.indices.min { entries[$0].lastUsed < entries[$1].lastUsed }
+        let slot =
+            found ?? oldest.flatMap { entries.count >= limit || entries[$0].lastUsed + 1 < frame ? $0 : nil }
+        var runs: [Int] = []
+        var coverage: CoverageMask?
+        if let slot {
+            swap(&runs, &entries[slot].runs)
+            swap(&coverage, &entries[slot].coverage)
+        }
+        canvas.occupiedRuns(within: clip.pixelBounds(clippedTo: width, height), into: &runs)
+        let entry = Entry(
+            layer: layer, origin: origin, clip: clip, canvas: canvas, occupied: Self.boundingBox(runs), runs: runs,
+            lastUsed: frame, coverage: coverage)
+        if let slot {
+            spare = entries[slot].canvas
+            entries[slot] = entry
+            return slot
+        }
+        entries.append(entry)
+        return entries.count - 1
+    }
+
+    /// The runs' bounding box: rows from the first run to the last, columns the widest span.
+    private static func boundingBox(_ runs: [Int]) -> (x0: Int, y0: Int, x1: Int, y1: Int) {
+        guard runs.count >= 3 else { return (0, 0, 0, 0) }
+        var box = (x0: Int.max, y0: runs[0], x1: 0, y1: runs[runs.count - 3] + 1)
+        for r in stride(from: 0, to: runs.count, by: 3) {
+            box.x0 = min(box.x0, runs[r + 1])
+            box.x1 = max(box.x1, runs[r + 2])
+        }
+        return box
+    }
+}
