@@ -4,7 +4,7 @@ import Synchronization
 
 /// An open USB device: its claimed interface, and asynchronous bulk transfers whose
 /// completions arrive on the context's event thread.
-public final class USBDeviceHandle: @unchecked Sendable {
+public final class USBDeviceHandle: USBBulkDevice, @unchecked Sendable {
     let handle: OpaquePointer
     public let info: USBContext.DeviceInfo
     public let serial: String?
@@ -51,32 +51,19 @@ public final class USBDeviceHandle: @unchecked Sendable {
         claimedInterface = interface
     }
 
-    /// Sends `data` to bulk OUT `endpoint`; `completion` gets the bytes written or the error.
-    public func submitBulk(
-        endpoint: UInt8, _ data: [UInt8], timeoutMilliseconds: UInt32 = 1000,
-        completion: @escaping @Sendable (Result<Int, USBError>) -> Void
-    ) throws(USBError) {
-        guard let transfer = libusb_alloc_transfer(0) else {
-            throw USBError(device: description, operation: "allocate a transfer", code: LIBUSB_ERROR_NO_MEM.rawValue)
+    /// The reusable transfers of each slot, made at its first frame.
+    private let slots = Mutex<[SlotTransfers?]>([])
+
+    public func send(_ transfers: [[UInt8]], endpoint: UInt8, slot: Int, completion: USBFrameCompletion) {
+        if transfers.isEmpty { return completion.finish(.success(())) }
+        let pooled = slots.withLock { s -> SlotTransfers in
+            while s.count <= slot { s.append(nil) }
+            if let kept = s[slot] { return kept }
+            let made = SlotTransfers(device: description)
+            s[slot] = made
+            return made
         }
-        let buffer = malloc(max(data.count, 1))!.assumingMemoryBound(to: UInt8.self)
-        data.withUnsafeBufferPointer { buffer.update(from: $0.baseAddress!, count: data.count) }
-        let box = TransferBox(device: description, endpoint: endpoint, completion: completion)
-        transfer.pointee.dev_handle = handle
-        transfer.pointee.endpoint = endpoint
-        transfer.pointee.type = UInt8(LIBUSB_TRANSFER_TYPE_BULK.rawValue)
-        transfer.pointee.timeout = timeoutMilliseconds
-        transfer.pointee.buffer = buffer
-        transfer.pointee.length = Int32(data.count)
-        transfer.pointee.user_data = Unmanaged.passRetained(box).toOpaque()
-        transfer.pointee.callback = transferCallback
-        transfer.pointee.flags = UInt8(LIBUSB_TRANSFER_FREE_BUFFER.rawValue | LIBUSB_TRANSFER_FREE_TRANSFER.rawValue)
-        let result = libusb_submit_transfer(transfer)
-        if result < 0 {
-            Unmanaged<TransferBox>.fromOpaque(transfer.pointee.user_data).release()
-            libusb_free_transfer(transfer)  // frees the buffer too (FREE_BUFFER)
-            throw USBError(device: description, operation: "submit to endpoint \(endpoint)", code: result)
-        }
+        pooled.send(transfers, endpoint: endpoint, handle: handle, completion: completion)
     }
 
     /// Releases the interface, gives a detached kernel driver its interface back, closes
@@ -92,35 +79,96 @@ public final class USBDeviceHandle: @unchecked Sendable {
     }
 }
 
-private final class TransferBox {
+/// One slot's libusb transfers and their buffers, reused frame after frame: a frame's
+/// transfers are copied in (a buffer grows when a frame needs more), submitted in order,
+/// and counted down on the event thread; the last completion tells the slot's completion.
+private final class SlotTransfers: @unchecked Sendable {
     let device: String
-    let endpoint: UInt8
-    let completion: @Sendable (Result<Int, USBError>) -> Void
-    init(device: String, endpoint: UInt8, completion: @escaping @Sendable (Result<Int, USBError>) -> Void) {
-        self.device = device
+    private var transfers: [UnsafeMutablePointer<libusb_transfer>] = []
+    private var capacities: [Int] = []
+    /// Of the frame in flight: the transfers still to complete, the first error, whom to tell.
+    private let state = Mutex<(left: Int, error: USBError?, completion: USBFrameCompletion?)>((0, nil, nil))
+    private var endpoint: UInt8 = 0
+
+    init(device: String) { self.device = device }
+
+    deinit {
+        for (transfer, _) in zip(transfers, capacities) {
+            free(transfer.pointee.buffer)
+            libusb_free_transfer(transfer)
+        }
+    }
+
+    func send(_ frame: [[UInt8]], endpoint: UInt8, handle: OpaquePointer, completion: USBFrameCompletion) {
         self.endpoint = endpoint
-        self.completion = completion
+        while transfers.count < frame.count {
+            guard let transfer = libusb_alloc_transfer(0) else {
+                return completion.finish(
+                    .failure(
+                        USBError(device: device, operation: "allocate a transfer", code: LIBUSB_ERROR_NO_MEM.rawValue)))
+            }
+            transfer.pointee.buffer = nil
+            transfers.append(transfer)
+            capacities.append(0)
+        }
+        state.withLock { $0 = (frame.count, nil, completion) }
+        for (i, data) in frame.enumerated() {
+            let transfer = transfers[i]
+            if capacities[i] < max(data.count, 1) {
+                free(transfer.pointee.buffer)
+                transfer.pointee.buffer = malloc(max(data.count, 1))!.assumingMemoryBound(to: UInt8.self)
+                capacities[i] = max(data.count, 1)
+            }
+            data.withUnsafeBufferPointer { transfer.pointee.buffer.update(from: $0.baseAddress!, count: data.count) }
+            transfer.pointee.dev_handle = handle
+            transfer.pointee.endpoint = endpoint
+            transfer.pointee.type = UInt8(LIBUSB_TRANSFER_TYPE_BULK.rawValue)
+            transfer.pointee.timeout = 1000
+            transfer.pointee.length = Int32(data.count)
+            transfer.pointee.user_data = Unmanaged.passUnretained(self).toOpaque()
+            transfer.pointee.callback = slotTransferCallback
+            transfer.pointee.flags = 0
+            let result = libusb_submit_transfer(transfer)
+            if result < 0 {
+                // The ones not submitted will never complete: count them down as failed.
+                let error = USBError(device: device, operation: "submit to endpoint \(endpoint)", code: result)
+                for _ in i..<frame.count { finished(.failure(error)) }
+                return
+            }
+        }
+    }
+
+    /// One transfer completed (on the event thread) or was never submitted.
+    func finished(_ result: Result<Void, USBError>) {
+        let outcome = state.withLock { s -> (USBFrameCompletion, Result<Void, USBError>)? in
+            if case .failure(let e) = result, s.error == nil { s.error = e }
+            s.left -= 1
+            guard s.left == 0, let completion = s.completion else { return nil }
+            s.completion = nil
+            return (completion, s.error.map { .failure($0) } ?? .success(()))
+        }
+        if let (completion, result) = outcome { completion.finish(result) }
+    }
+
+    /// The error for a transfer that did not complete.
+    func failure(_ status: libusb_transfer_status) -> USBError {
+        let code: Int32
+        switch status {
+        case LIBUSB_TRANSFER_NO_DEVICE: code = LIBUSB_ERROR_NO_DEVICE.rawValue
+        case LIBUSB_TRANSFER_TIMED_OUT: code = LIBUSB_ERROR_TIMEOUT.rawValue
+        case LIBUSB_TRANSFER_STALL: code = LIBUSB_ERROR_PIPE.rawValue
+        case LIBUSB_TRANSFER_OVERFLOW: code = LIBUSB_ERROR_OVERFLOW.rawValue
+        case LIBUSB_TRANSFER_CANCELLED: code = LIBUSB_ERROR_INTERRUPTED.rawValue
+        default: code = LIBUSB_ERROR_IO.rawValue
+        }
+        return USBError(device: device, operation: "transfer to endpoint \(endpoint)", code: code)
     }
 }
 
 /// libusb's completion callback, on the event thread.
-private func transferCallback(_ transfer: UnsafeMutablePointer<libusb_transfer>?) {
+private func slotTransferCallback(_ transfer: UnsafeMutablePointer<libusb_transfer>?) {
     guard let transfer, let userData = transfer.pointee.user_data else { return }
-    let box = Unmanaged<TransferBox>.fromOpaque(userData).takeRetainedValue()
+    let slot = Unmanaged<SlotTransfers>.fromOpaque(userData).takeUnretainedValue()
     let status = transfer.pointee.status
-    if status == LIBUSB_TRANSFER_COMPLETED {
-        box.completion(.success(Int(transfer.pointee.actual_length)))
-        return
-    }
-    let code: Int32
-    switch status {
-    case LIBUSB_TRANSFER_NO_DEVICE: code = LIBUSB_ERROR_NO_DEVICE.rawValue
-    case LIBUSB_TRANSFER_TIMED_OUT: code = LIBUSB_ERROR_TIMEOUT.rawValue
-    case LIBUSB_TRANSFER_STALL: code = LIBUSB_ERROR_PIPE.rawValue
-    case LIBUSB_TRANSFER_OVERFLOW: code = LIBUSB_ERROR_OVERFLOW.rawValue
-    case LIBUSB_TRANSFER_CANCELLED: code = LIBUSB_ERROR_INTERRUPTED.rawValue
-    default: code = LIBUSB_ERROR_IO.rawValue
-    }
-    box.completion(
-        .failure(USBError(device: box.device, operation: "transfer to endpoint \(box.endpoint)", code: code)))
+    slot.finished(status == LIBUSB_TRANSFER_COMPLETED ? .success(()) : .failure(slot.failure(status)))
 }

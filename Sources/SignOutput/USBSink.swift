@@ -34,8 +34,11 @@ public final class USBSink: FrameSink {
     private struct Inner {
         var controller: any LEDController
         var state = OutputState.waiting
-        var handle: USBDeviceHandle?
+        var handle: (any USBBulkDevice)?
         var inFlight = 0
+        /// Which frame slots (the device's reusable transfers) are free: one per frame in
+        /// flight, and the last for the connect-time setup.
+        var slotFree = [Bool](repeating: true, count: USBSink.maxInFlight + 1)
         var pending: [[UInt8]]?
         var spare: [[UInt8]] = []
         var pumpScheduled = false
@@ -47,7 +50,11 @@ public final class USBSink: FrameSink {
     }
 
     private let inner: Mutex<Inner>
-    private let context: USBContext
+    private let context: any USBTransport
+    /// One completion per slot, made once.
+    private nonisolated(unsafe) var completions: [USBFrameCompletion] = []
+    /// The slot the connect-time setup is sent through.
+    private static let setupSlot = maxInFlight
     private let queue: DispatchQueue
     private let log: @Sendable (String) -> Void
     private nonisolated(unsafe) var rescan: DispatchSourceTimer?
@@ -61,7 +68,7 @@ public final class USBSink: FrameSink {
 
     /// `log` receives one line per state change (connected, waiting, failed).
     public init(
-        name: String, identity: String = "", controller: any LEDController, context: USBContext,
+        name: String, identity: String = "", controller: any LEDController, context: any USBTransport,
         log: @escaping @Sendable (String) -> Void
     ) {
         self.name = name
@@ -71,6 +78,9 @@ public final class USBSink: FrameSink {
         self.log = log
         self.inner = Mutex(Inner(controller: controller))
         self.queue = DispatchQueue(label: "signd.usb.\(name)")
+        completions = (0...Self.maxInFlight).map { slot in
+            USBFrameCompletion(slot: slot) { [weak self] slot, result in self?.frameDone(result, slot: slot) }
+        }
         let match = controller.match
         listener = context.addListener { [weak self] event, info in
             guard let self, info.vendorID == match.vendorID, info.productID == match.productID else { return }
@@ -128,45 +138,30 @@ public final class USBSink: FrameSink {
     /// Submits pending frames while fewer than two are in flight (on the sink's queue).
     private func pump() {
         while true {
-            let next = inner.withLock { s -> (USBDeviceHandle, [[UInt8]], UInt8)? in
+            let next = inner.withLock { s -> ((any USBBulkDevice), [[UInt8]], UInt8, Int)? in
                 s.pumpScheduled = false
-                guard let handle = s.handle, s.state == .ok, s.inFlight < Self.maxInFlight, let frame = s.pending
+                guard let handle = s.handle, s.state == .ok, s.inFlight < Self.maxInFlight, let frame = s.pending,
+                    let slot = s.slotFree[0..<Self.maxInFlight].firstIndex(of: true)
                 else { return nil }
                 s.pending = nil
                 s.inFlight += 1
-                return (handle, frame, s.controller.endpoint)
+                s.slotFree[slot] = false
+                return (handle, frame, s.controller.endpoint, slot)
             }
-            guard let (handle, transfers, endpoint) = next else { return }
-            submit(transfers, endpoint: endpoint, on: handle) { [self] result in frameDone(result) }
-            // libusb's transfers hold copies now: the next frame is encoded into this storage.
+            guard let (handle, transfers, endpoint, slot) = next else { return }
+            handle.send(transfers, endpoint: endpoint, slot: slot, completion: completions[slot])
+            // The device holds copies now: the next frame is encoded into this storage.
             inner.withLock { s in if s.spare.isEmpty { s.spare = transfers } }
         }
     }
 
-    /// Submits a frame's transfers; `done` runs once, after the last one completes.
-    private func submit(
-        _ transfers: [[UInt8]], endpoint: UInt8, on handle: USBDeviceHandle,
-        done: @escaping @Sendable (Result<Void, USBError>) -> Void
-    ) {
-        if transfers.isEmpty { return done(.success(())) }
-        let tracker = FrameTracker(count: transfers.count, done: done)
-        for (i, transfer) in transfers.enumerated() {
-            do throws(USBError) {
-                try handle.submitBulk(endpoint: endpoint, transfer) { tracker.finish($0.map { _ in () }) }
-            } catch {
-                // The ones not submitted will never complete: finish them as failed.
-                for _ in i..<transfers.count { tracker.finish(.failure(error)) }
-                return
-            }
-        }
-    }
-
-    /// Bookkeeping when a submitted frame (or the connect-time setup) completes.
-    private func frameDone(_ result: Result<Void, USBError>, isFrame: Bool = true) {
-        let (schedule, closeNow) = inner.withLock { s -> (Bool, USBDeviceHandle?) in
+    /// Bookkeeping when the frame (or the connect-time setup) sent through `slot` completes.
+    private func frameDone(_ result: Result<Void, USBError>, slot: Int) {
+        let (schedule, closeNow) = inner.withLock { s -> (Bool, (any USBBulkDevice)?) in
             s.inFlight -= 1
+            s.slotFree[slot] = true
             switch result {
-            case .success: if isFrame { s.counters.framesSent += 1 }
+            case .success: if slot != Self.setupSlot { s.counters.framesSent += 1 }
             case .failure(let error):
                 // A device that left is waited for, not counted as a fault.
                 if !error.isNoDevice { s.counters.errors += 1 }
@@ -191,7 +186,7 @@ public final class USBSink: FrameSink {
     }
 
     private func deviceLeft(_ info: USBContext.DeviceInfo) {
-        let closeNow = inner.withLock { s -> USBDeviceHandle? in
+        let closeNow = inner.withLock { s -> (any USBBulkDevice)? in
             guard let handle = s.handle, handle.info == info else { return nil }
             if s.state == .ok {
                 s.state = .waiting
@@ -210,9 +205,9 @@ public final class USBSink: FrameSink {
     private func connect() {
         let (controller, wanted) = inner.withLock { s in (s.controller, s.handle == nil && !s.stopped) }
         guard wanted else { return }
-        let handle: USBDeviceHandle
+        let handle: any USBBulkDevice
         do throws(USBError) {
-            guard let found = try context.open(controller.match) else {
+            guard let found = try context.openDevice(controller.match) else {
                 let say = inner.withLock { s -> Bool in
                     if s.state == .error { s.state = .waiting }
                     defer { s.saidWaiting = true }
@@ -260,9 +255,9 @@ public final class USBSink: FrameSink {
         }
         guard ok else { return handle.close() }
         log("output \(name): streaming to \(handle.description)")
-        submit(setup, endpoint: controller.endpoint, on: handle) { [self] result in
-            frameDone(result, isFrame: false)
-        }
+        inner.withLock { $0.slotFree[Self.setupSlot] = false }
+        handle.send(
+            setup, endpoint: controller.endpoint, slot: Self.setupSlot, completion: completions[Self.setupSlot])
     }
 
     /// Lets the last frames (the blank one on stop) reach the device, then releases it and
@@ -273,7 +268,7 @@ public final class USBSink: FrameSink {
             if !busy { break }
             usleep(5000)
         }
-        let handle = inner.withLock { s -> USBDeviceHandle? in
+        let handle = inner.withLock { s -> (any USBBulkDevice)? in
             s.stopped = true
             defer { s.handle = nil }
             return s.handle
@@ -283,26 +278,5 @@ public final class USBSink: FrameSink {
         if let listener { context.removeListener(listener) }
         queue.sync {}
         handle?.close()
-    }
-}
-
-/// Counts a frame's transfers down and reports once: success, or the first error.
-private final class FrameTracker: Sendable {
-    private let state: Mutex<(left: Int, error: USBError?)>
-    private let done: @Sendable (Result<Void, USBError>) -> Void
-
-    init(count: Int, done: @escaping @Sendable (Result<Void, USBError>) -> Void) {
-        state = Mutex((count, nil))
-        self.done = done
-    }
-
-    func finish(_ result: Result<Void, USBError>) {
-        let outcome = state.withLock { s -> Result<Void, USBError>? in
-            if case .failure(let e) = result, s.error == nil { s.error = e }
-            s.left -= 1
-            guard s.left == 0 else { return nil }
-            return s.error.map { .failure($0) } ?? .success(())
-        }
-        if let outcome { done(outcome) }
     }
 }
