@@ -15,10 +15,9 @@ struct Blitter {
         /// Premultiplied source-over of `color` scaled by `coverage` and the mask at column `x`.
         @inline(__always)
         func blend(_ color: Canvas.Pixel, coverage: Float, at x: Int) {
-            var c = Canvas.fixed(coverage)
-            // c * m / 255 as c * m * 257 / 2^16: exact at both ends, within the 32 bits.
-            if let mask { c = (c &* UInt32(mask[x]) &* 257 &+ 32768) &>> 16 }
-            dst[x] = Canvas.over(Canvas.scale(SIMD4<UInt32>(truncatingIfNeeded: color), by: c), dst[x])
+            let c = mask.map { coverage * (Float($0[x]) * (1 / 255)) } ?? coverage
+            let s = color * c
+            dst[x] = s + dst[x] * (1 - s.w)
         }
     }
 

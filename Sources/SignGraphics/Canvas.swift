@@ -1,14 +1,10 @@
-/// The surface layers are composited on: premultiplied RGBA in 16-bit fixed point (1.0 is
-/// 2^15: about 128 steps to each of the output's 8-bit levels, so several layers composite
-/// without losing a level), in the sRGB-encoded space (as Core Animation composites), rows
-/// top to bottom. Half the bytes of floating point, and integer arithmetic throughout.
+/// The surface layers are composited on: premultiplied RGBA in floating point, in the
+/// sRGB-encoded space (as Core Animation composites), rows top to bottom.
 public struct Canvas: Sendable {
-    /// Premultiplied (r, g, b, a), each 0...`Canvas.one`.
-    public typealias Pixel = SIMD4<UInt16>
-    /// 1.0 in a channel.
-    public static let one: UInt32 = 32768
+    public typealias Pixel = SIMD4<Float>
     public let width: Int
     public let height: Int
+    /// Premultiplied (r, g, b, a), each 0...1.
     public var pixels: [Pixel]
 
     public init(width: Int, height: Int) {
@@ -20,64 +16,33 @@ public struct Canvas: Sendable {
     /// Makes every pixel transparent.
     public mutating func clear() {
         pixels.withUnsafeMutableBufferPointer { p in
-            p.baseAddress!.update(repeating: .zero, count: p.count)
+            for i in p.indices { p[i] = .zero }
         }
     }
 
     /// Premultiplies a straight colour.
     @inlinable
     public static func premultiplied(_ c: Color, opacity: Float = 1) -> Pixel {
-        pixel(ImageBitmap.premultiplied(c, opacity: opacity))
-    }
-
-    /// A premultiplied pixel in 0...1 (an image's, a gradient's) in fixed point, rounded to
-    /// nearest: v * 2^15 + 2^23 holds it in the low bits of its bit pattern, no checked
-    /// conversion (a value out of range cannot trap; it is clamped).
-    @inlinable @inline(__always)
-    public static func pixel(_ unit: SIMD4<Float>) -> Pixel {
-        let q = unsafeBitCast(unit * Float(one) + SIMD4(repeating: 8_388_608), to: SIMD4<UInt32>.self)
-        let v = q & SIMD4(repeating: 0x7F_FFFF)
-        return Pixel(truncatingIfNeeded: v.replacing(with: SIMD4(repeating: one), where: v .> SIMD4(repeating: one)))
-    }
-
-    /// A coverage in 0...1 in fixed point (0...2^15), rounded; out of range is clamped.
-    @inlinable @inline(__always)
-    public static func fixed(_ coverage: Float) -> UInt32 {
-        Swift.min((coverage * Float(one) + 8_388_608).bitPattern & 0x7F_FFFF, one)
-    }
-
-    /// An 8-bit coverage (a mask's) in fixed point, rounded.
-    @inlinable @inline(__always)
-    public static func fixed(coverage m: UInt8) -> UInt32 { (UInt32(m) &* one &+ 127) / 255 }
-
-    /// `a * b / 2^15`, rounded, per channel (both at most 2^15).
-    @inlinable @inline(__always)
-    public static func scale(_ a: SIMD4<UInt32>, by b: UInt32) -> SIMD4<UInt32> {
-        (a &* b &+ 16384) &>> 15
-    }
-
-    /// Premultiplied source-over of `src` on `dst`, both in fixed point.
-    @inlinable @inline(__always)
-    public static func over(_ src: SIMD4<UInt32>, _ dst: Pixel) -> Pixel {
-        Pixel(truncatingIfNeeded: src &+ scale(SIMD4<UInt32>(truncatingIfNeeded: dst), by: one &- src.w))
+        let a = Float(c.alpha) / 255 * opacity
+        return Pixel(Float(c.red) / 255 * a, Float(c.green) / 255 * a, Float(c.blue) / 255 * a, a)
     }
 
     /// Source-over of another canvas of the same size, scaled by `opacity`, within the rows
     /// and columns of `bounds`; transparent source pixels are skipped.
     public mutating func composite(_ other: Canvas, opacity: Float, in bounds: (x0: Int, y0: Int, x1: Int, y1: Int)) {
         guard other.width == width, other.height == height, bounds.x0 < bounds.x1 else { return }
-        let o = Canvas.fixed(opacity)
         other.pixels.withUnsafeBufferPointer { src in
             pixels.withUnsafeMutableBufferPointer { dst in
                 for y in bounds.y0..<bounds.y1 {
                     for i in (y * width + bounds.x0)..<(y * width + bounds.x1) {
-                        let a = UInt32(src[i].w)
+                        let a = src[i].w
                         if a == 0 { continue }
-                        if a == Canvas.one && o == Canvas.one {
+                        if a == 1 && opacity == 1 {
                             dst[i] = src[i]
                             continue
                         }
-                        dst[i] = Canvas.over(Canvas.scale(SIMD4<UInt32>(truncatingIfNeeded: src[i]), by: o), dst[i])
+                        let s = src[i] * opacity
+                        dst[i] = s + dst[i] * (1 - s.w)
                     }
                 }
             }
@@ -96,7 +61,7 @@ public struct Canvas: Sendable {
                         let row = runs[r] &* canvasWidth
                         for i in (row &+ runs[r + 1])..<(row &+ runs[r + 2]) {
                             // An opaque source replaces the pixel exactly: dst * 0 adds nothing.
-                            dst[i] = Canvas.over(SIMD4<UInt32>(truncatingIfNeeded: src[i]), dst[i])
+                            dst[i] = src[i] + dst[i] * (1 - src[i].w)
                         }
                     }
                 }
@@ -118,12 +83,12 @@ public struct Canvas: Sendable {
         for y in bounds.y0..<bounds.y1 {
             var x = bounds.x0
             while x < bounds.x1 {
-                guard pixels[y * width + x].w != 0 else {
+                guard pixels[y * width + x].w > 0 else {
                     x += 1
                     continue
                 }
                 let start = x
-                while x < bounds.x1 && pixels[y * width + x].w != 0 { x += 1 }
+                while x < bounds.x1 && pixels[y * width + x].w > 0 { x += 1 }
                 runs.append(y)
                 runs.append(start)
                 runs.append(x)
@@ -138,11 +103,7 @@ public struct Canvas: Sendable {
         mask.pixels.withUnsafeBufferPointer { m in
             pixels.withUnsafeMutableBufferPointer { p in
                 for y in bounds.y0..<bounds.y1 {
-                    for i in (y * width + bounds.x0)..<(y * width + bounds.x1) {
-                        p[i] = Pixel(
-                            truncatingIfNeeded: Canvas.scale(
-                                SIMD4<UInt32>(truncatingIfNeeded: p[i]), by: UInt32(m[i].w)))
-                    }
+                    for i in (y * width + bounds.x0)..<(y * width + bounds.x1) { p[i] *= m[i].w }
                 }
             }
         }
@@ -164,11 +125,7 @@ public struct Canvas: Sendable {
                     (p.baseAddress! + row + bounds.x0).update(repeating: .zero, count: inner.x0 - bounds.x0)
                     (p.baseAddress! + row + inner.x1).update(repeating: .zero, count: bounds.x1 - inner.x1)
                     let source = m.baseAddress! + ((y &- mask.y0) &* mask.width &- mask.x0)
-                    for x in inner.x0..<inner.x1 {
-                        p[row &+ x] = Pixel(
-                            truncatingIfNeeded: Canvas.scale(
-                                SIMD4<UInt32>(truncatingIfNeeded: p[row &+ x]), by: Canvas.fixed(coverage: source[x])))
-                    }
+                    for x in inner.x0..<inner.x1 { p[row &+ x] *= Float(source[x]) * (1 / 255) }
                 }
             }
         }
@@ -203,21 +160,20 @@ public struct Canvas: Sendable {
         _ src: UnsafeBufferPointer<Pixel>, into frame: inout Frame, over background: Color,
         reset: UnsafeMutableBufferPointer<Pixel>?, to seed: UnsafeBufferPointer<Pixel>?
     ) {
-        let bg = SIMD4<UInt32>(
-            truncatingIfNeeded: Canvas.premultiplied(
-                Color(red: background.red, green: background.green, blue: background.blue)))
+        let bg = Canvas.premultiplied(Color(red: background.red, green: background.green, blue: background.blue))
         let black = background.red == 0 && background.green == 0 && background.blue == 0
         let out = reset.map { UnsafeMutableRawPointer($0.baseAddress!) }
         let fill = seed.map { UnsafeRawPointer($0.baseAddress!) }
-        let stride = MemoryLayout<Pixel>.stride
         /// Resets the `count` pixels from `i` (already read).
         @inline(__always) func resetPixels(_ i: Int, _ count: Int) {
             guard let out else { return }
-            if let fill {
-                out.advanced(by: i &* stride).copyMemory(
-                    from: fill.advanced(by: i &* stride), byteCount: count &* stride)
+            if count == 4 {
+                let four = fill?.loadUnaligned(fromByteOffset: i &* 16, as: SIMD16<Float>.self) ?? .zero
+                out.storeBytes(of: four, toByteOffset: i &* 16, as: SIMD16<Float>.self)
+            } else if let fill {
+                out.advanced(by: i &* 16).copyMemory(from: fill.advanced(by: i &* 16), byteCount: count &* 16)
             } else {
-                out.advanced(by: i &* stride).initializeMemory(as: UInt16.self, repeating: 0, count: count &* 4)
+                out.advanced(by: i &* 16).initializeMemory(as: Float.self, repeating: 0, count: count &* 4)
             }
         }
         frame.pixels.withUnsafeMutableBytes { dst in
@@ -227,13 +183,13 @@ public struct Canvas: Sendable {
             // is overwritten by the next pixel, so the last one is written byte by byte.
             var i = 0
             if black {
-                // Four pixels at a time: sixteen lanes scaled to 8 bits, four stores.
+                // Four pixels at a time: one conversion of sixteen lanes, four stores.
                 let raw = UnsafeRawPointer(s)
+                let scale = SIMD16<Float>(repeating: 255), magic = SIMD16<Float>(repeating: 8_388_608)
                 while i &+ 4 < n {
-                    let q = SIMD16<UInt32>(
-                        truncatingIfNeeded: raw.loadUnaligned(fromByteOffset: i &* stride, as: SIMD16<UInt16>.self))
+                    let q = raw.loadUnaligned(fromByteOffset: i &* 16, as: SIMD16<Float>.self) * scale + magic
                     resetPixels(i, 4)
-                    let bytes = SIMD16<UInt8>(truncatingIfNeeded: (q &* 255 &+ 16384) &>> 15)
+                    let bytes = SIMD16<UInt8>(truncatingIfNeeded: unsafeBitCast(q, to: SIMD16<UInt32>.self))
                     let words = unsafeBitCast(bytes, to: SIMD4<UInt32>.self)
                     let o = i &* 3
                     d.storeBytes(of: words[0], toByteOffset: o, as: UInt32.self)
@@ -243,17 +199,13 @@ public struct Canvas: Sendable {
                     i &+= 4
                 }
             }
-            @inline(__always) func opaque(_ p: Pixel) -> UInt32 {
-                let v = SIMD4<UInt32>(truncatingIfNeeded: p)
-                return Canvas.rgbx(black ? v : v &+ Canvas.scale(bg, by: Canvas.one &- v.w))
-            }
             while i < n - 1 {
-                let p = opaque(s[i])
+                let p = black ? s[i] : s[i] + bg * (1 - s[i].w)
                 resetPixels(i, 1)
-                d.storeBytes(of: p, toByteOffset: i * 3, as: UInt32.self)
+                d.storeBytes(of: Canvas.rgbx(p), toByteOffset: i * 3, as: UInt32.self)
                 i += 1
             }
-            let last = opaque(s[n - 1])
+            let last = Canvas.rgbx(black ? s[n - 1] : s[n - 1] + bg * (1 - s[n - 1].w))
             resetPixels(n - 1, src.count - (n - 1))
             for k in 0..<3 {
                 d.storeBytes(
@@ -262,10 +214,14 @@ public struct Canvas: Sendable {
         }
     }
 
-    /// A fixed-point pixel within 0...1 as 8-bit R, G, B, A in one little-endian word, rounded.
+    /// A premultiplied pixel within [0, 1] as 8-bit R, G, B, A in one little-endian word.
+    /// v * 255 + 2^23 holds the nearest 0...255 in the low byte of its bit pattern: no clamps,
+    /// no checked conversions, four lanes at once.
     @inlinable @inline(__always)
-    static func rgbx(_ p: SIMD4<UInt32>) -> UInt32 {
-        unsafeBitCast(SIMD4<UInt8>(truncatingIfNeeded: (p &* 255 &+ 16384) &>> 15), to: UInt32.self)
+    static func rgbx(_ p: Pixel) -> UInt32 {
+        let q = unsafeBitCast(p * 255 + Pixel(repeating: 8_388_608), to: SIMD4<UInt32>.self)
+        let bytes = SIMD4<UInt8>(truncatingIfNeeded: q)
+        return unsafeBitCast(bytes, to: UInt32.self)
     }
 
     /// Copies another canvas of the same size.

@@ -19,7 +19,7 @@ public struct CoverageMask: Sendable {
     /// The alpha of `canvas`, rounded to 8 bits, placed at its own origin.
     public init(alphaOf canvas: Canvas) {
         (width, height, x0, y0) = (canvas.width, canvas.height, 0, 0)
-        coverage = canvas.pixels.map { Self.level($0.w) }
+        coverage = canvas.pixels.map { UInt8(($0.w * 255).rounded()) }
     }
 
     /// Writes the alpha of `canvas` into this mask (of the same size), reusing its storage.
@@ -27,14 +27,10 @@ public struct CoverageMask: Sendable {
         precondition(canvas.width == width && canvas.height == height, "the canvas's size differs")
         canvas.pixels.withUnsafeBufferPointer { src in
             coverage.withUnsafeMutableBufferPointer { dst in
-                for i in dst.indices { dst[i] = Self.level(src[i].w) }
+                for i in dst.indices { dst[i] = UInt8((src[i].w * 255).rounded()) }
             }
         }
     }
-
-    /// A fixed-point alpha as an 8-bit coverage, rounded.
-    @inline(__always)
-    static func level(_ alpha: UInt16) -> UInt8 { UInt8(truncatingIfNeeded: (UInt32(alpha) &* 255 &+ 16384) &>> 15) }
 
     /// `bounds` (canvas pixels) cut to where the mask lies.
     @inlinable

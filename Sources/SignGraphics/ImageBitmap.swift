@@ -1,11 +1,9 @@
 /// A decoded image (from PNG), premultiplied, ready to be drawn or used as a mask.
 public struct ImageBitmap: Sendable, Equatable {
-    /// Premultiplied (r, g, b, a), each 0...1.
-    public typealias Pixel = SIMD4<Float>
     public let width: Int
     public let height: Int
     /// Premultiplied RGBA, 0...1, rows top to bottom.
-    public let pixels: [ImageBitmap.Pixel]
+    public let pixels: [Canvas.Pixel]
 
     /// From straight (non-premultiplied) 8-bit RGBA, as PNG stores it.
     public init(width: Int, height: Int, straightRGBA: [UInt8]) {
@@ -14,21 +12,14 @@ public struct ImageBitmap: Sendable, Equatable {
         self.height = height
         pixels = (0..<(width * height)).map { i in
             let a = Float(straightRGBA[i * 4 + 3]) / 255
-            return ImageBitmap.Pixel(
+            return Canvas.Pixel(
                 Float(straightRGBA[i * 4]) / 255 * a, Float(straightRGBA[i * 4 + 1]) / 255 * a,
                 Float(straightRGBA[i * 4 + 2]) / 255 * a, a)
         }
     }
 
-    /// Premultiplies a straight colour.
-    @inlinable
-    public static func premultiplied(_ c: Color, opacity: Float = 1) -> Pixel {
-        let a = Float(c.alpha) / 255 * opacity
-        return Pixel(Float(c.red) / 255 * a, Float(c.green) / 255 * a, Float(c.blue) / 255 * a, a)
-    }
-
     /// From premultiplied pixels.
-    public init(width: Int, height: Int, premultiplied: [ImageBitmap.Pixel]) {
+    public init(width: Int, height: Int, premultiplied: [Canvas.Pixel]) {
         precondition(premultiplied.count == width * height, "pixel count does not match the size")
         self.width = width
         self.height = height
@@ -41,10 +32,10 @@ public struct ImageBitmap: Sendable, Equatable {
         guard factor != 1, factor > 0 else { return self }
         let w = max(1, Int((Double(width) * factor).rounded())), h = max(1, Int((Double(height) * factor).rounded()))
         let sx = Double(width) / Double(w), sy = Double(height) / Double(h)
-        var out = [ImageBitmap.Pixel](repeating: .zero, count: w * h)
+        var out = [Canvas.Pixel](repeating: .zero, count: w * h)
         for y in 0..<h {
             for x in 0..<w {
-                var sum = ImageBitmap.Pixel.zero
+                var sum = Canvas.Pixel.zero
                 var area: Float = 0
                 let x0 = Double(x) * sx, x1 = x0 + sx, y0 = Double(y) * sy, y1 = y0 + sy
                 for v in Int(y0)..<min(height, Int(y1.rounded(.up))) {
@@ -81,7 +72,7 @@ extension Canvas {
         let area = rect.intersection(clip)
         let sx = Double(image.width) / rect.width, sy = Double(image.height) / rect.height
         image.pixels.withUnsafeBufferPointer { src in
-            func texel(_ x: Int, _ y: Int) -> ImageBitmap.Pixel {
+            func texel(_ x: Int, _ y: Int) -> Pixel {
                 src[min(max(y, 0), image.height - 1) * image.width + min(max(x, 0), image.width - 1)]
             }
             paint(within: area.pixelBounds(clippedTo: width, height), mask: mask) { blitter, b in
@@ -93,7 +84,7 @@ extension Canvas {
                         let u = (Double(x) + 0.5 - rect.minX) * sx - 0.5
                         let c = cy * Float(Canvas.overlap(x, area.minX, area.maxX))
                         guard c > 0 else { continue }
-                        let p: ImageBitmap.Pixel
+                        let p: Pixel
                         switch scaling {
                         case .nearest:
                             p = texel(Int(pixel: u + 0.5, .down), Int(pixel: v + 0.5, .down))
@@ -104,7 +95,7 @@ extension Canvas {
                             let bottom = texel(x0, y0 + 1) * (1 - fx) + texel(x0 + 1, y0 + 1) * fx
                             p = top * (1 - fy) + bottom * fy
                         }
-                        line.blend(Canvas.pixel(p), coverage: opacity * c, at: x)
+                        line.blend(p, coverage: opacity * c, at: x)
                     }
                 }
             }
@@ -137,8 +128,7 @@ extension Canvas {
                             let above = upper[j0] * taps.weight0 + upper[j1] * taps.weight1
                             // Blended even where transparent (which leaves the pixel as it was):
                             // no branch per pixel.
-                            line.blend(
-                                Canvas.pixel(here * row.wLower + above * row.wUpper), coverage: opacity, at: x &+ k)
+                            line.blend(here * row.wLower + above * row.wUpper, coverage: opacity, at: x &+ k)
                         }
                     }
                 }

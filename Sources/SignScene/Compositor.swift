@@ -238,9 +238,7 @@ extension Canvas {
     mutating func scale(by coverage: (Double, Double) -> Float, in bounds: (x0: Int, y0: Int, x1: Int, y1: Int)) {
         for y in bounds.y0..<bounds.y1 {
             for x in bounds.x0..<bounds.x1 {
-                let c = Canvas.fixed(coverage(Double(x) + 0.5, Double(y) + 0.5))
-                pixels[y * width + x] = Pixel(
-                    truncatingIfNeeded: Canvas.scale(SIMD4<UInt32>(truncatingIfNeeded: pixels[y * width + x]), by: c))
+                pixels[y * width + x] *= coverage(Double(x) + 0.5, Double(y) + 0.5)
             }
         }
     }
