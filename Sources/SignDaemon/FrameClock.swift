@@ -15,6 +15,9 @@ public final class FrameClock: Sendable {
         public let time: Double
         /// One frame period, ns.
         public let period: UInt64
+        /// The clock thread's CPU time when the tick began, ns (`getrusage`): what a slow
+        /// frame's own work cost is told from.
+        public var cpuAtStart: UInt64 = 0
     }
 
     /// Counters `status` reports.
@@ -309,8 +312,8 @@ public final class FrameClock: Sendable {
     }
 
     /// Runs `body`, measuring its wall time, the thread's CPU time and whether it blocked.
-    private static func measure<T>(_ body: () throws -> T) rethrows -> (T, QueueWork) {
-        let (wall0, usage0) = (MonotonicClock.now(), ThreadUsage.now())
+    private static func measure<T>(from usage: ThreadUsage? = nil, _ body: () throws -> T) rethrows -> (T, QueueWork) {
+        let (wall0, usage0) = (MonotonicClock.now(), usage ?? ThreadUsage.now())
         let result = try body()
         let (wall1, usage1) = (MonotonicClock.now(), ThreadUsage.now())
         let cost = QueueWork(
@@ -346,9 +349,12 @@ public final class FrameClock: Sendable {
         let deadline = t.deadline(ofFrame: n)
         let previousRender = lastRenderDuration
         let before = workSinceTick
-        let ((), cost) = Self.measure {
+        let start = ThreadUsage.now()
+        let ((), cost) = Self.measure(from: start) {
             render(
-                Tick(number: n, deadline: deadline, time: t.time(ofFrame: n), period: UInt64((1e9 / t.fps).rounded())))
+                Tick(
+                    number: n, deadline: deadline, time: t.time(ofFrame: n), period: UInt64((1e9 / t.fps).rounded()),
+                    cpuAtStart: start.cpuNanoseconds))
         }
         workSinceTick = cost
         lastRenderDuration = MonotonicClock.now() &- now

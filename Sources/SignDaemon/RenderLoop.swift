@@ -105,8 +105,11 @@ final class RenderLoop: Sendable {
             unreportedSlowFrames += 1
             return
         }
+        // Read only for a slow frame: whether it was signd's work or a wait for a CPU.
+        let cpu = ThreadUsage.now().cpuNanoseconds &- tick.cpuAtStart
         let report = SlowFrameReport(
-            frame: tick.number, renderNanoseconds: render, sendNanoseconds: send, periodNanoseconds: tick.period,
+            frame: tick.number, renderNanoseconds: render, sendNanoseconds: send, cpuNanoseconds: cpu,
+            periodNanoseconds: tick.period,
             scene: scene, at: tick.time, layerNanoseconds: on ? renderer.layerNanoseconds : [],
             cacheFills: on ? renderer.cacheFills : 0)
         let unreported = unreportedSlowFrames

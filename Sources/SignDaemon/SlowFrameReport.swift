@@ -7,18 +7,23 @@ struct SlowFrameReport: Sendable {
     let frame: UInt64
     let renderNanoseconds: UInt64
     let sendNanoseconds: UInt64
+    /// The clock thread's CPU time over the tick: far below the wall time, the thread waited
+    /// for a CPU (the machine's doing); near it, the work was signd's.
+    let cpuNanoseconds: UInt64
     let periodNanoseconds: UInt64
     /// Per layer: its id, how long it drew and what it was showing.
     let layers: [(id: String, nanoseconds: UInt64, showing: String)]
     let cacheFills: Int
 
     init(
-        frame: UInt64, renderNanoseconds: UInt64, sendNanoseconds: UInt64, periodNanoseconds: UInt64,
+        frame: UInt64, renderNanoseconds: UInt64, sendNanoseconds: UInt64, cpuNanoseconds: UInt64 = 0,
+        periodNanoseconds: UInt64,
         scene: PreparedScene, at t: Double, layerNanoseconds: [UInt64], cacheFills: Int
     ) {
         self.frame = frame
         self.renderNanoseconds = renderNanoseconds
         self.sendNanoseconds = sendNanoseconds
+        self.cpuNanoseconds = cpuNanoseconds
         self.periodNanoseconds = periodNanoseconds
         self.cacheFills = cacheFills
         layers = scene.slots.indices.map { i in
@@ -33,8 +38,9 @@ struct SlowFrameReport: Sendable {
         let parts = layers.sorted { $0.nanoseconds > $1.nanoseconds }.map {
             "\($0.id) \(ms($0.nanoseconds)) ms (\($0.showing))"
         }
-        return "slow frame \(frame): drawn in \(ms(renderNanoseconds)) ms and sent in \(ms(sendNanoseconds)) ms, "
-            + "over half its \(ms(periodNanoseconds)) ms period; \(cacheFills) static subtree(s) drawn into the cache; "
+        return "slow frame \(frame): drawn in \(ms(renderNanoseconds)) ms and sent in \(ms(sendNanoseconds)) ms "
+            + "(\(ms(cpuNanoseconds)) ms of CPU), over half its \(ms(periodNanoseconds)) ms period; "
+            + "\(cacheFills) static subtree(s) drawn into the cache; "
             + "layers: " + parts.joined(separator: ", ")
     }
 
