@@ -250,12 +250,12 @@ public final class StreamReceiver: Sendable {
     /// The layer's picture of an assembled frame: each incoming pixel where the panels put
     /// it, opaque; layer pixels no incoming pixel maps to stay transparent.
     static func bitmap(_ rgb: [UInt8], map: [Int32], width: Int, height: Int) -> ImageBitmap {
-        var pixels = [Canvas.Pixel](repeating: .zero, count: width * height)
+        var pixels = [ImageBitmap.Pixel](repeating: .zero, count: width * height)
         rgb.withUnsafeBufferPointer { rgb in
             pixels.withUnsafeMutableBufferPointer { out in
                 for (k, target) in map.enumerated()
                 where target >= 0 && Int(target) < out.count && k * 3 + 2 < rgb.count {
-                    out[Int(target)] = Canvas.Pixel(
+                    out[Int(target)] = ImageBitmap.Pixel(
                         Float(rgb[k * 3]) / 255, Float(rgb[k * 3 + 1]) / 255, Float(rgb[k * 3 + 2]) / 255, 1)
                 }
             }

@@ -12,12 +12,68 @@ struct Blitter {
         let dst: UnsafeMutablePointer<Canvas.Pixel>
         let mask: UnsafePointer<UInt8>?
 
-        /// Premultiplied source-over of `color` scaled by `coverage` and the mask at column `x`.
+        /// Premultiplied source-over of `color` (spread: `Canvas.spread`) scaled by `coverage`
+        /// and the mask at column `x`.
         @inline(__always)
-        func blend(_ color: Canvas.Pixel, coverage: Float, at x: Int) {
-            let c = mask.map { coverage * (Float($0[x]) * (1 / 255)) } ?? coverage
-            let s = color * c
-            dst[x] = s + dst[x] * (1 - s.w)
+        func blend(_ color: UInt64, coverage: Float, at x: Int) {
+            blend(color, factor: Canvas.factor(coverage), at: x)
+        }
+
+        /// `color` at four pixels from column `x`, each scaled by its factor (0...255) and the
+        /// mask: the same arithmetic as `blend(_:factor:at:)`, in 16-bit lanes.
+        @inline(__always)
+        func blend(_ color: Lanes, factors: SIMD4<UInt32>, at x: Int) {
+            var f = factors
+            if let mask {
+                let m = UnsafeRawPointer(mask + x).loadUnaligned(as: UInt32.self)
+                let t = f &* SIMD4(m & 0xFF, m >> 8 & 0xFF, m >> 16 & 0xFF, m >> 24) &+ 128
+                f = (t &+ (t &>> 8)) &>> 8
+            }
+            let fv = unsafeBitCast(f | f &<< 16, to: SIMD8<UInt16>.self)
+            let low = SIMD8<UInt16>(repeating: 0xFF), half = SIMD8<UInt16>(repeating: 0x80)
+            /// a * b / 255, rounded, lane by lane (both at most 255).
+            @inline(__always) func product(_ a: SIMD8<UInt16>, _ b: SIMD8<UInt16>) -> SIMD8<UInt16> {
+                let t = a &* b &+ half
+                return (t &+ (t &>> 8)) &>> 8
+            }
+            let even = product(color.even, fv), odd = product(color.odd, fv)
+            let alpha = unsafeBitCast(odd, to: SIMD4<UInt32>.self) &>> 16
+            let inverse = low &- unsafeBitCast(alpha | alpha &<< 16, to: SIMD8<UInt16>.self)
+            let d = UnsafeRawPointer(dst + x).loadUnaligned(as: SIMD8<UInt16>.self)
+            let e = Canvas.saturated(even &+ product(d & low, inverse))
+            let o = Canvas.saturated(odd &+ product(d &>> 8, inverse))
+            Canvas.store(e | o &<< 8, at: dst + x)
+        }
+
+        /// The same with the coverage as a factor of 0...255.
+        @inline(__always)
+        func blend(_ color: UInt64, factor: UInt64, at x: Int) {
+            if factor == 0 { return }
+            var f = factor
+            if let mask {
+                f = Canvas.product(f, UInt64(mask[x]))
+                if f == 0 { return }
+            }
+            if f == 255 && color >> 48 == 255 {
+                dst[x] = Canvas.pack(color)
+                return
+            }
+            dst[x] = Canvas.over(Canvas.scale(color, by: f), dst[x])
+        }
+    }
+
+    /// A colour's channels in 16-bit lanes for four pixels at once: r, b (`even`) and g, a
+    /// (`odd`) of each pixel, as `Canvas.over(_:_:count:)` splits pixels.
+    struct Lanes {
+        let even: SIMD8<UInt16>
+        let odd: SIMD8<UInt16>
+
+        init(_ spread: UInt64) {
+            let (r, b, g, a) = (
+                UInt16(spread & 0xFF), UInt16(spread >> 16 & 0xFF), UInt16(spread >> 32 & 0xFF), UInt16(spread >> 48)
+            )
+            even = SIMD8(r, b, r, b, r, b, r, b)
+            odd = SIMD8(g, a, g, a, g, a, g, a)
         }
     }
 

@@ -1,48 +1,149 @@
-/// The surface layers are composited on: premultiplied RGBA in floating point, in the
-/// sRGB-encoded space (as Core Animation composites), rows top to bottom.
+/// The surface layers are composited on: premultiplied RGBA, 8 bits a channel in one
+/// 32-bit word (r in the low byte, then g, b, a), in the sRGB-encoded space (as Core
+/// Animation composites), rows top to bottom. Arithmetic keeps 16-bit intermediates: a
+/// pixel is spread into four 16-bit lanes of a 64-bit word, so one multiply scales all four
+/// channels (pixman's way, in plain integers that compile to the same on x86 and aarch64).
 public struct Canvas: Sendable {
-    public typealias Pixel = SIMD4<Float>
+    /// Premultiplied r | g << 8 | b << 16 | a << 24.
+    public typealias Pixel = UInt32
     public let width: Int
     public let height: Int
-    /// Premultiplied (r, g, b, a), each 0...1.
     public var pixels: [Pixel]
 
     public init(width: Int, height: Int) {
         self.width = max(width, 1)
         self.height = max(height, 1)
-        pixels = [Pixel](repeating: .zero, count: self.width * self.height)
+        pixels = [Pixel](repeating: 0, count: self.width * self.height)
     }
 
     /// Makes every pixel transparent.
     public mutating func clear() {
-        pixels.withUnsafeMutableBufferPointer { p in
-            for i in p.indices { p[i] = .zero }
-        }
+        pixels.withUnsafeMutableBufferPointer { p in p.baseAddress!.update(repeating: 0, count: p.count) }
     }
 
     /// Premultiplies a straight colour.
     @inlinable
     public static func premultiplied(_ c: Color, opacity: Float = 1) -> Pixel {
-        let a = Float(c.alpha) / 255 * opacity
-        return Pixel(Float(c.red) / 255 * a, Float(c.green) / 255 * a, Float(c.blue) / 255 * a, a)
+        pixel(ImageBitmap.premultiplied(c, opacity: opacity))
+    }
+
+    /// A premultiplied pixel in 0...1 (an image's, a gradient's), each channel rounded to
+    /// nearest: v * 255 + 2^23 holds it in the low bits of its bit pattern, so no checked
+    /// conversion can trap on a value out of range.
+    @inlinable @inline(__always)
+    public static func pixel(_ unit: SIMD4<Float>) -> Pixel {
+        let q = unsafeBitCast(unit * 255 + SIMD4(repeating: 8_388_608), to: SIMD4<UInt32>.self)
+        let v = (q & SIMD4(repeating: 0x7F_FFFF)).replacing(with: 255, where: q & SIMD4(repeating: 0x7F_FFFF) .> 255)
+        return v[0] | v[1] << 8 | v[2] << 16 | v[3] << 24
+    }
+
+    /// The channels of `p` in 16-bit lanes: r, b, g, a from the low lane up.
+    @inlinable @inline(__always)
+    public static func spread(_ p: Pixel) -> UInt64 {
+        let x = UInt64(p)
+        return (x | x << 24) & 0x00FF_00FF_00FF_00FF
+    }
+
+    /// The inverse of `spread` (lanes at most 255).
+    @inlinable @inline(__always)
+    public static func pack(_ s: UInt64) -> Pixel { Pixel(truncatingIfNeeded: s | s >> 24) }
+
+    /// A coverage in 0...1 as a factor of 0...255, rounded; out of range is clamped.
+    @inlinable @inline(__always)
+    public static func factor(_ coverage: Float) -> UInt64 {
+        UInt64(Swift.min((coverage * 255 + 8_388_608).bitPattern & 0x7F_FFFF, 255))
+    }
+
+    /// A sampling weight in 0...1 in 1/256 steps, rounded; out of range (or not a number,
+    /// from a position no board reaches) is clamped, never trapped on.
+    @inlinable @inline(__always)
+    public static func steps(_ w: Float) -> UInt64 {
+        UInt64(Swift.min((w * 256 + 8_388_608).bitPattern & 0x7F_FFFF, 256))
+    }
+
+    /// Spread channels times `f / 255` (f at most 255), rounded to nearest: with t = s * f +
+    /// 128, (t + t / 256) / 256 is exact, and no lane passes 16 bits.
+    @inlinable @inline(__always)
+    public static func scale(_ s: UInt64, by f: UInt64) -> UInt64 {
+        let t = s &* f &+ 0x0080_0080_0080_0080
+        return ((t &+ ((t >> 8) & 0x00FF_00FF_00FF_00FF)) >> 8) & 0x00FF_00FF_00FF_00FF
+    }
+
+    /// `a * b / 255`, rounded, for two factors.
+    @inlinable @inline(__always)
+    public static func product(_ a: UInt64, _ b: UInt64) -> UInt64 {
+        let t = a &* b &+ 128
+        return (t &+ (t >> 8)) >> 8
+    }
+
+    /// Premultiplied source-over of spread `src` on `dst`. A source channel may pass its
+    /// alpha by a rounding (a resampled image's), so a lane that reaches 256 is held at 255.
+    @inlinable @inline(__always)
+    public static func over(_ src: UInt64, _ dst: Pixel) -> Pixel {
+        let sum = src &+ scale(spread(dst), by: 255 &- (src >> 48))
+        return pack(sum | ((sum >> 8) & 0x0001_0001_0001_0001) &* 0xFF)
+    }
+
+    /// Lanes a rounding took to 256 held at 255 (with masks: `pointwiseMin` is a lane loop).
+    @inline(__always)
+    static func saturated(_ v: SIMD8<UInt16>) -> SIMD8<UInt16> {
+        (v | (SIMD8(repeating: 0) &- (v &>> 8))) & SIMD8(repeating: 0xFF)
+    }
+
+    /// Stores four pixels' lanes at `p`, which is aligned for a pixel, not for a vector: as
+    /// two 64-bit words (a vector store that assumes alignment would fault there).
+    @inline(__always)
+    static func store(_ lanes: SIMD8<UInt16>, at p: UnsafeMutablePointer<Pixel>) {
+        let words = unsafeBitCast(lanes, to: SIMD2<UInt64>.self)
+        let raw = UnsafeMutableRawPointer(p)
+        raw.storeBytes(of: words[0], as: UInt64.self)
+        raw.storeBytes(of: words[1], toByteOffset: 8, as: UInt64.self)
+    }
+
+    /// Source-over of `count` pixels from `src` on as many at `dst`: four at a time in
+    /// 16-bit lanes (the bytes of four pixels split into even and odd channels by masks and
+    /// shifts, never by lane conversions, so it compiles to plain SIMD on x86 and aarch64).
+    @inline(__always)
+    static func over(_ src: UnsafePointer<Pixel>, _ dst: UnsafeMutablePointer<Pixel>, count: Int) {
+        var k = 0
+        let low = SIMD8<UInt16>(repeating: 0x00FF), half = SIMD8<UInt16>(repeating: 0x0080)
+        while k &+ 4 <= count {
+            let s = UnsafeRawPointer(src + k).loadUnaligned(as: SIMD8<UInt16>.self)
+            let d = UnsafeRawPointer(dst + k).loadUnaligned(as: SIMD8<UInt16>.self)
+            // Each pixel's alpha in both of its 16-bit lanes: (a, a) per 32-bit word.
+            let a = unsafeBitCast(s, to: SIMD4<UInt32>.self) &>> 24
+            let inverse = SIMD8<UInt16>(repeating: 255) &- unsafeBitCast(a | a &<< 16, to: SIMD8<UInt16>.self)
+            /// d * inverse / 255, rounded, in 16-bit lanes holding one channel each.
+            @inline(__always) func fade(_ c: SIMD8<UInt16>) -> SIMD8<UInt16> {
+                let t = c &* inverse &+ half
+                return (t &+ (t &>> 8)) &>> 8
+            }
+            let even = saturated((s & low) &+ fade(d & low)), odd = saturated((s &>> 8) &+ fade(d &>> 8))
+            store(even | odd &<< 8, at: dst + k)
+            k &+= 4
+        }
+        while k < count {
+            dst[k] = over(spread(src[k]), dst[k])
+            k &+= 1
+        }
     }
 
     /// Source-over of another canvas of the same size, scaled by `opacity`, within the rows
     /// and columns of `bounds`; transparent source pixels are skipped.
     public mutating func composite(_ other: Canvas, opacity: Float, in bounds: (x0: Int, y0: Int, x1: Int, y1: Int)) {
         guard other.width == width, other.height == height, bounds.x0 < bounds.x1 else { return }
+        let f = Canvas.factor(opacity)
         other.pixels.withUnsafeBufferPointer { src in
             pixels.withUnsafeMutableBufferPointer { dst in
                 for y in bounds.y0..<bounds.y1 {
                     for i in (y * width + bounds.x0)..<(y * width + bounds.x1) {
-                        let a = src[i].w
-                        if a == 0 { continue }
-                        if a == 1 && opacity == 1 {
-                            dst[i] = src[i]
+                        let p = src[i]
+                        if p >> 24 == 0 { continue }
+                        if p >> 24 == 255 && f == 255 {
+                            dst[i] = p
                             continue
                         }
-                        let s = src[i] * opacity
-                        dst[i] = s + dst[i] * (1 - s.w)
+                        dst[i] = Canvas.over(Canvas.scale(Canvas.spread(p), by: f), dst[i])
                     }
                 }
             }
@@ -50,7 +151,7 @@ public struct Canvas: Sendable {
     }
 
     /// Source-over of another canvas of the same size at the pixels of `runs` (as
-    /// `occupiedRuns` gives them), without a branch per pixel.
+    /// `occupiedRuns` gives them).
     public mutating func composite(_ other: Canvas, runs: [Int]) {
         guard other.width == width, other.height == height else { return }
         let canvasWidth = width
@@ -58,11 +159,9 @@ public struct Canvas: Sendable {
             other.pixels.withUnsafeBufferPointer { src in
                 pixels.withUnsafeMutableBufferPointer { dst in
                     for r in stride(from: 0, to: runs.count - 2, by: 3) {
-                        let row = runs[r] &* canvasWidth
-                        for i in (row &+ runs[r + 1])..<(row &+ runs[r + 2]) {
-                            // An opaque source replaces the pixel exactly: dst * 0 adds nothing.
-                            dst[i] = src[i] + dst[i] * (1 - src[i].w)
-                        }
+                        let start = runs[r] &* canvasWidth &+ runs[r + 1]
+                        Canvas.over(
+                            src.baseAddress! + start, dst.baseAddress! + start, count: runs[r + 2] &- runs[r + 1])
                     }
                 }
             }
@@ -83,12 +182,12 @@ public struct Canvas: Sendable {
         for y in bounds.y0..<bounds.y1 {
             var x = bounds.x0
             while x < bounds.x1 {
-                guard pixels[y * width + x].w > 0 else {
+                guard pixels[y * width + x] >> 24 != 0 else {
                     x += 1
                     continue
                 }
                 let start = x
-                while x < bounds.x1 && pixels[y * width + x].w > 0 { x += 1 }
+                while x < bounds.x1 && pixels[y * width + x] >> 24 != 0 { x += 1 }
                 runs.append(y)
                 runs.append(start)
                 runs.append(x)
@@ -103,7 +202,10 @@ public struct Canvas: Sendable {
         mask.pixels.withUnsafeBufferPointer { m in
             pixels.withUnsafeMutableBufferPointer { p in
                 for y in bounds.y0..<bounds.y1 {
-                    for i in (y * width + bounds.x0)..<(y * width + bounds.x1) { p[i] *= m[i].w }
+                    for i in (y * width + bounds.x0)..<(y * width + bounds.x1) {
+                        let f = UInt64(m[i] >> 24)
+                        p[i] = Canvas.pack(Canvas.scale(Canvas.spread(p[i]), by: f))
+                    }
                 }
             }
         }
@@ -119,13 +221,16 @@ public struct Canvas: Sendable {
                 for y in bounds.y0..<bounds.y1 {
                     let row = y &* w
                     guard y >= inner.y0, y < inner.y1, inner.x0 < inner.x1 else {
-                        (p.baseAddress! + row + bounds.x0).update(repeating: .zero, count: bounds.x1 - bounds.x0)
+                        (p.baseAddress! + row + bounds.x0).update(repeating: 0, count: bounds.x1 - bounds.x0)
                         continue
                     }
-                    (p.baseAddress! + row + bounds.x0).update(repeating: .zero, count: inner.x0 - bounds.x0)
-                    (p.baseAddress! + row + inner.x1).update(repeating: .zero, count: bounds.x1 - inner.x1)
+                    (p.baseAddress! + row + bounds.x0).update(repeating: 0, count: inner.x0 - bounds.x0)
+                    (p.baseAddress! + row + inner.x1).update(repeating: 0, count: bounds.x1 - inner.x1)
                     let source = m.baseAddress! + ((y &- mask.y0) &* mask.width &- mask.x0)
-                    for x in inner.x0..<inner.x1 { p[row &+ x] *= Float(source[x]) * (1 / 255) }
+                    for x in inner.x0..<inner.x1 {
+                        let f = UInt64(source[x])
+                        p[row &+ x] = Canvas.pack(Canvas.scale(Canvas.spread(p[row &+ x]), by: f))
+                    }
                 }
             }
         }
@@ -154,74 +259,46 @@ public struct Canvas: Sendable {
         }
     }
 
-    /// Converts `src` into `frame`; with `reset`, also sets each of its pixels, once read, to
-    /// `seed`'s or to transparent.
+    /// Converts `src` into `frame` a row at a time; with `reset`, then sets the row's pixels
+    /// to `seed`'s or to transparent.
     private static func convert(
         _ src: UnsafeBufferPointer<Pixel>, into frame: inout Frame, over background: Color,
         reset: UnsafeMutableBufferPointer<Pixel>?, to seed: UnsafeBufferPointer<Pixel>?
     ) {
-        let bg = Canvas.premultiplied(Color(red: background.red, green: background.green, blue: background.blue))
+        let bg = premultiplied(Color(red: background.red, green: background.green, blue: background.blue))
         let black = background.red == 0 && background.green == 0 && background.blue == 0
-        let out = reset.map { UnsafeMutableRawPointer($0.baseAddress!) }
-        let fill = seed.map { UnsafeRawPointer($0.baseAddress!) }
-        /// Resets the `count` pixels from `i` (already read).
-        @inline(__always) func resetPixels(_ i: Int, _ count: Int) {
-            guard let out else { return }
-            if count == 4 {
-                let four = fill?.loadUnaligned(fromByteOffset: i &* 16, as: SIMD16<Float>.self) ?? .zero
-                out.storeBytes(of: four, toByteOffset: i &* 16, as: SIMD16<Float>.self)
-            } else if let fill {
-                out.advanced(by: i &* 16).copyMemory(from: fill.advanced(by: i &* 16), byteCount: count &* 16)
-            } else {
-                out.advanced(by: i &* 16).initializeMemory(as: Float.self, repeating: 0, count: count &* 4)
-            }
-        }
         frame.pixels.withUnsafeMutableBytes { dst in
             let n = Swift.min(src.count, frame.width * frame.height)
             guard n > 0, let s = src.baseAddress, let d = dst.baseAddress else { return }
-            // Each pixel is stored as four bytes at 3 * i (one unaligned store); the fourth
-            // is overwritten by the next pixel, so the last one is written byte by byte.
+            @inline(__always) func opaque(_ p: Pixel) -> Pixel { black ? p : over(spread(p), bg) }
+            // Four pixels make three words of R, G, B bytes: three stores, none overlapping.
             var i = 0
-            if black {
-                // Four pixels at a time: one conversion of sixteen lanes, four stores.
-                let raw = UnsafeRawPointer(s)
-                let scale = SIMD16<Float>(repeating: 255), magic = SIMD16<Float>(repeating: 8_388_608)
-                while i &+ 4 < n {
-                    let q = raw.loadUnaligned(fromByteOffset: i &* 16, as: SIMD16<Float>.self) * scale + magic
-                    resetPixels(i, 4)
-                    let bytes = SIMD16<UInt8>(truncatingIfNeeded: unsafeBitCast(q, to: SIMD16<UInt32>.self))
-                    let words = unsafeBitCast(bytes, to: SIMD4<UInt32>.self)
-                    let o = i &* 3
-                    d.storeBytes(of: words[0], toByteOffset: o, as: UInt32.self)
-                    d.storeBytes(of: words[1], toByteOffset: o &+ 3, as: UInt32.self)
-                    d.storeBytes(of: words[2], toByteOffset: o &+ 6, as: UInt32.self)
-                    d.storeBytes(of: words[3], toByteOffset: o &+ 9, as: UInt32.self)
-                    i &+= 4
-                }
+            while i &+ 4 <= n {
+                let p0 = opaque(s[i]), p1 = opaque(s[i &+ 1]), p2 = opaque(s[i &+ 2]), p3 = opaque(s[i &+ 3])
+                let o = i &* 3
+                d.storeBytes(of: (p0 & 0xFF_FFFF) | p1 << 24, toByteOffset: o, as: UInt32.self)
+                d.storeBytes(of: (p1 >> 8 & 0xFFFF) | p2 << 16, toByteOffset: o &+ 4, as: UInt32.self)
+                d.storeBytes(of: (p2 >> 16 & 0xFF) | p3 << 8, toByteOffset: o &+ 8, as: UInt32.self)
+                i &+= 4
             }
+            // The rest as four bytes at 3 * i (the fourth overwritten by the next pixel), the
+            // last byte by byte.
             while i < n - 1 {
-                let p = black ? s[i] : s[i] + bg * (1 - s[i].w)
-                resetPixels(i, 1)
-                d.storeBytes(of: Canvas.rgbx(p), toByteOffset: i * 3, as: UInt32.self)
-                i += 1
+                d.storeBytes(of: opaque(s[i]), toByteOffset: i &* 3, as: UInt32.self)
+                i &+= 1
             }
-            let last = Canvas.rgbx(black ? s[n - 1] : s[n - 1] + bg * (1 - s[n - 1].w))
-            resetPixels(n - 1, src.count - (n - 1))
+            let last = opaque(s[n - 1])
             for k in 0..<3 {
                 d.storeBytes(
                     of: UInt8(truncatingIfNeeded: last >> (8 * k)), toByteOffset: (n - 1) * 3 + k, as: UInt8.self)
             }
         }
-    }
-
-    /// A premultiplied pixel within [0, 1] as 8-bit R, G, B, A in one little-endian word.
-    /// v * 255 + 2^23 holds the nearest 0...255 in the low byte of its bit pattern: no clamps,
-    /// no checked conversions, four lanes at once.
-    @inlinable @inline(__always)
-    static func rgbx(_ p: Pixel) -> UInt32 {
-        let q = unsafeBitCast(p * 255 + Pixel(repeating: 8_388_608), to: SIMD4<UInt32>.self)
-        let bytes = SIMD4<UInt8>(truncatingIfNeeded: q)
-        return unsafeBitCast(bytes, to: UInt32.self)
+        guard let reset else { return }
+        if let seed {
+            reset.baseAddress!.update(from: seed.baseAddress!, count: Swift.min(reset.count, seed.count))
+        } else {
+            reset.baseAddress!.update(repeating: 0, count: reset.count)
+        }
     }
 
     /// Copies another canvas of the same size.
@@ -239,7 +316,7 @@ public struct Canvas: Sendable {
         guard bounds.x0 < bounds.x1 else { return }
         pixels.withUnsafeMutableBufferPointer { p in
             for y in bounds.y0..<bounds.y1 {
-                (p.baseAddress! + y * width + bounds.x0).update(repeating: .zero, count: bounds.x1 - bounds.x0)
+                (p.baseAddress! + y * width + bounds.x0).update(repeating: 0, count: bounds.x1 - bounds.x0)
             }
         }
     }

@@ -19,7 +19,7 @@ public struct CoverageMask: Sendable {
     /// The alpha of `canvas`, rounded to 8 bits, placed at its own origin.
     public init(alphaOf canvas: Canvas) {
         (width, height, x0, y0) = (canvas.width, canvas.height, 0, 0)
-        coverage = canvas.pixels.map { UInt8(($0.w * 255).rounded()) }
+        coverage = canvas.pixels.map { Self.level($0) }
     }
 
     /// Writes the alpha of `canvas` into this mask (of the same size), reusing its storage.
@@ -27,10 +27,14 @@ public struct CoverageMask: Sendable {
         precondition(canvas.width == width && canvas.height == height, "the canvas's size differs")
         canvas.pixels.withUnsafeBufferPointer { src in
             coverage.withUnsafeMutableBufferPointer { dst in
-                for i in dst.indices { dst[i] = UInt8((src[i].w * 255).rounded()) }
+                for i in dst.indices { dst[i] = Self.level(src[i]) }
             }
         }
     }
+
+    /// A canvas pixel's alpha.
+    @inline(__always)
+    static func level(_ pixel: Canvas.Pixel) -> UInt8 { UInt8(truncatingIfNeeded: pixel >> 24) }
 
     /// `bounds` (canvas pixels) cut to where the mask lies.
     @inlinable

@@ -113,13 +113,13 @@ final class FreeTypeFace {
         let mode = FT_Pixel_Mode(UInt32(bitmap.pixel_mode))
         if mode == FT_PIXEL_MODE_BGRA, let buffer = bitmap.buffer {
             // FreeType's BGRA is premultiplied already.
-            var rgba = [Canvas.Pixel](repeating: .zero, count: width * rows)
+            var rgba = [ImageBitmap.Pixel](repeating: .zero, count: width * rows)
             for y in 0..<rows {
                 let row = buffer + y * pitch
                 for x in 0..<width {
                     let b = Float(row[x * 4]), g = Float(row[x * 4 + 1]), r = Float(row[x * 4 + 2]),
                         a = Float(row[x * 4 + 3])
-                    rgba[y * width + x] = Canvas.Pixel(r, g, b, a) / 255
+                    rgba[y * width + x] = ImageBitmap.Pixel(r, g, b, a) / 255
                 }
             }
             let image = ImageBitmap(width: width, height: rows, premultiplied: rgba).scaled(by: bitmapScale)

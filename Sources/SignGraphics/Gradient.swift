@@ -68,9 +68,9 @@ extension Canvas {
             y == full.y0 || y == full.y1 - 1 ? Canvas.overlap(y, area.minY, area.maxY) : 1
         }
         /// The gradient's premultiplied colour at the centre of pixel (x, y).
-        @inline(__always) func color(_ x: Int, _ y: Int) -> Pixel {
+        @inline(__always) func color(_ x: Int, _ y: Int) -> ImageBitmap.Pixel {
             let u = (Double(x) + 0.5 - rect.minX) / rect.width, v = (Double(y) + 0.5 - rect.minY) / rect.height
-            return Canvas.premultiplied(gradient.ramp.color(at: gradient.location(u: u, v: v)), opacity: opacity)
+            return ImageBitmap.premultiplied(gradient.ramp.color(at: gradient.location(u: u, v: v)), opacity: opacity)
         }
         // An axial gradient along one axis changes only along it: the ramp is evaluated once
         // per column (kept for a chunk of columns on the stack) or once per row.
@@ -82,10 +82,12 @@ extension Canvas {
             // paint leaves the pixel as it was.
             if horizontal {
                 // Each column's colour, already scaled by the column's coverage.
-                withUnsafeTemporaryAllocation(of: Pixel.self, capacity: chunk) { colors in
+                withUnsafeTemporaryAllocation(of: UInt64.self, capacity: chunk) { colors in
                     for start in stride(from: b.x0, to: b.x1, by: chunk) {
                         let end = Swift.min(start + chunk, b.x1)
-                        for x in start..<end { colors[x - start] = color(x, full.y0) * Float(column(x)) }
+                        for x in start..<end {
+                            colors[x - start] = Canvas.spread(Canvas.pixel(color(x, full.y0) * Float(column(x))))
+                        }
                         for y in b.y0..<b.y1 {
                             let cy = Float(row(y)), line = blitter.row(y)
                             for x in start..<end { line.blend(colors[x &- start], coverage: cy, at: x) }
@@ -94,13 +96,15 @@ extension Canvas {
                 }
             } else if vertical {
                 for y in b.y0..<b.y1 {
-                    let c = color(b.x0, y), cy = row(y), line = blitter.row(y)
+                    let c = Canvas.spread(Canvas.pixel(color(b.x0, y))), cy = row(y), line = blitter.row(y)
                     for x in b.x0..<b.x1 { line.blend(c, coverage: Float(cy * column(x)), at: x) }
                 }
             } else {
                 for y in b.y0..<b.y1 {
                     let cy = row(y), line = blitter.row(y)
-                    for x in b.x0..<b.x1 { line.blend(color(x, y), coverage: Float(cy * column(x)), at: x) }
+                    for x in b.x0..<b.x1 {
+                        line.blend(Canvas.spread(Canvas.pixel(color(x, y))), coverage: Float(cy * column(x)), at: x)
+                    }
                 }
             }
         }

@@ -51,7 +51,7 @@ extension Canvas {
         mask: CoverageMask? = nil
     ) {
         let area = bounds.intersection(clip)
-        let color = Canvas.premultiplied(color, opacity: opacity)
+        let color = Canvas.spread(Canvas.premultiplied(color, opacity: opacity))
         paint(within: area.pixelBounds(clippedTo: width, height), mask: mask) { blitter, b in
             for y in b.y0..<b.y1 {
                 let cy = Canvas.overlap(y, area.minY, area.maxY), line = blitter.row(y)
@@ -77,9 +77,9 @@ extension Canvas {
         )
         .intersection(clip)
         guard shape.rect.width > 0 || lineWidth != nil else { return }
-        var solid = Pixel.zero, gradient: Gradient?
+        var solid: UInt64 = 0, gradient: Gradient?
         switch fill {
-        case .color(let c): solid = Canvas.premultiplied(c, opacity: opacity)
+        case .color(let c): solid = Canvas.spread(Canvas.premultiplied(c, opacity: opacity))
         case .gradient(let g): gradient = g
         }
         let r = shape.effectiveRadius, rect = shape.rect
@@ -119,7 +119,8 @@ extension Canvas {
                         if let g = gradient {
                             let u = (cx - rect.minX) / max(rect.width, 1e-9)
                             let v = (cy - rect.minY) / max(rect.height, 1e-9)
-                            color = Canvas.premultiplied(g.ramp.color(at: g.location(u: u, v: v)), opacity: opacity)
+                            color = Canvas.spread(
+                                Canvas.premultiplied(g.ramp.color(at: g.location(u: u, v: v)), opacity: opacity))
                         }
                         line.blend(color, coverage: coverage, at: x)
                     }

@@ -11,60 +11,67 @@ extension Canvas {
         let strip = StripSampler(
             origin: origin, smooth: smooth, width: bitmap.width, height: bitmap.height, tilePeriod: tilePeriod)
         guard let reach = strip.reach(within: clip.pixelBounds(clippedTo: width, height)) else { return }
-        let color = Canvas.premultiplied(color, opacity: opacity)
-        Canvas.unitCoverage.withUnsafeBufferPointer { unit in
-            bitmap.coverage.withUnsafeBufferPointer { cov in
-                paint(within: reach, mask: mask) { blitter, b in
-                    for y in b.y0..<b.y1 {
-                        guard let row = strip.row(y) else { continue }
-                        let lower = cov.baseAddress! + row.lower, upper = cov.baseAddress! + row.upper
-                        let oneRow = row.wLower == 1
-                        let line = blitter.row(y)
-                        strip.forEachRun(across: b.x0..<b.x1) { x, n, taps in
-                            @inline(__always) func pixel(_ k: Int) {
-                                let j0 = taps.column0 &+ k &* taps.step0, j1 = taps.column1 &+ k &* taps.step1
-                                var c = unit[Int(lower[j0])] * taps.weight0 + unit[Int(lower[j1])] * taps.weight1
+        let color = Canvas.spread(Canvas.premultiplied(color, opacity: opacity))
+        let lanes = Blitter.Lanes(color)
+        @inline(__always) func steps(_ w: Float) -> UInt32 { UInt32(Canvas.steps(w)) }
+        bitmap.coverage.withUnsafeBufferPointer { cov in
+            paint(within: reach, mask: mask) { blitter, b in
+                for y in b.y0..<b.y1 {
+                    guard let row = strip.row(y) else { continue }
+                    let lower = cov.baseAddress! + row.lower, upper = cov.baseAddress! + row.upper
+                    let oneRow = row.wLower == 1
+                    let wl = steps(row.wLower), wu = steps(row.wUpper)
+                    let line = blitter.row(y)
+                    strip.forEachRun(across: b.x0..<b.x1) { x, n, taps in
+                        let w0 = steps(taps.weight0), w1 = steps(taps.weight1)
+                        /// Pixel k's coverage, 0...255.
+                        @inline(__always) func coverage(_ k: Int) -> UInt32 {
+                            // Coverage bytes weighted in integers: the two columns (and rows)
+                            // a sub-pixel position straddles, in 1/256 steps.
+                            let j0 = taps.column0 &+ k &* taps.step0, j1 = taps.column1 &+ k &* taps.step1
+                            var c = UInt32(lower[j0]) &* w0 &+ UInt32(lower[j1]) &* w1
+                            if oneRow {
+                                c = (c &+ 128) >> 8
+                            } else {
+                                let above = UInt32(upper[j0]) &* w0 &+ UInt32(upper[j1]) &* w1
+                                c = (c &* wl &+ above &* wu &+ 32768) >> 16
+                            }
+                            // Blended even where the coverage is 0 (the blend returns at once).
+                            return Swift.min(c, 255)
+                        }
+                        @inline(__always) func pixel(_ k: Int) {
+                            line.blend(color, factor: UInt64(coverage(k)), at: x &+ k)
+                        }
+                        var k = 0
+                        if taps.adjacent {
+                            // Eight pixels read nine neighbouring bytes a row: where they are
+                            // all 0 (between letters, in the gap) nothing is drawn.
+                            while k &+ 8 <= n {
+                                let at = taps.column1 &+ k
+                                var any =
+                                    UnsafeRawPointer(lower + at).loadUnaligned(as: UInt64.self)
+                                    | UInt64(lower[at &+ 8])
                                 if !oneRow {
-                                    c =
-                                        c * row.wLower
-                                        + (unit[Int(upper[j0])] * taps.weight0 + unit[Int(upper[j1])] * taps.weight1)
-                                        * row.wUpper
+                                    any |=
+                                        UnsafeRawPointer(upper + at).loadUnaligned(as: UInt64.self)
+                                        | UInt64(upper[at &+ 8])
                                 }
-                                // Blended even where the coverage is 0 (which leaves the pixel as
-                                // it was): a branch per pixel on glyph shapes mispredicts.
-                                line.blend(color, coverage: c, at: x &+ k)
-                            }
-                            var k = 0
-                            if taps.adjacent {
-                                // Eight pixels read nine neighbouring bytes a row: where they are
-                                // all 0 (between letters, in the gap) nothing is drawn.
-                                while k &+ 8 <= n {
-                                    let at = taps.column1 &+ k
-                                    var any =
-                                        UnsafeRawPointer(lower + at).loadUnaligned(as: UInt64.self)
-                                        | UInt64(lower[at &+ 8])
-                                    if !oneRow {
-                                        any |=
-                                            UnsafeRawPointer(upper + at).loadUnaligned(as: UInt64.self)
-                                            | UInt64(upper[at &+ 8])
+                                if any != 0 {
+                                    for j in stride(from: k, to: k &+ 8, by: 4) {
+                                        let f = SIMD4(coverage(j), coverage(j &+ 1), coverage(j &+ 2), coverage(j &+ 3))
+                                        line.blend(lanes, factors: f, at: x &+ j)
                                     }
-                                    if any != 0 { for j in k..<(k &+ 8) { pixel(j) } }
-                                    k &+= 8
                                 }
+                                k &+= 8
                             }
-                            while k < n {
-                                pixel(k)
-                                k &+= 1
-                            }
+                        }
+                        while k < n {
+                            pixel(k)
+                            k &+= 1
                         }
                     }
                 }
             }
         }
     }
-}
-
-extension Canvas {
-    /// Coverage byte to 0...1.
-    static let unitCoverage: [Float] = (0...255).map { Float($0) / 255 }
 }

@@ -238,7 +238,8 @@ extension Canvas {
     mutating func scale(by coverage: (Double, Double) -> Float, in bounds: (x0: Int, y0: Int, x1: Int, y1: Int)) {
         for y in bounds.y0..<bounds.y1 {
             for x in bounds.x0..<bounds.x1 {
-                pixels[y * width + x] *= coverage(Double(x) + 0.5, Double(y) + 0.5)
+                let f = Canvas.factor(coverage(Double(x) + 0.5, Double(y) + 0.5))
+                pixels[y * width + x] = Canvas.pack(Canvas.scale(Canvas.spread(pixels[y * width + x]), by: f))
             }
         }
     }

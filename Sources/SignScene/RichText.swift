@@ -117,8 +117,8 @@ struct RichTextRaster {
             }
         }
         let lineWidth = max(x, 1)
-        var pixels = [Canvas.Pixel](repeating: .zero, count: lineWidth * height)
-        func composite(_ p: Canvas.Pixel, _ px: Int, _ py: Int) {
+        var pixels = [ImageBitmap.Pixel](repeating: .zero, count: lineWidth * height)
+        func composite(_ p: ImageBitmap.Pixel, _ px: Int, _ py: Int) {
             guard px >= 0, px < lineWidth, py >= 0, py < height else { return }
             let i = py * lineWidth + px
             pixels[i] = p + pixels[i] * (1 - p.w)
@@ -132,7 +132,7 @@ struct RichTextRaster {
                 continue
             }
             let (run, tint) = runs[index]
-            let paint = Canvas.premultiplied(tint)
+            let paint = ImageBitmap.premultiplied(tint)
             for placed in run.glyphs {
                 let gx = originX + placed.x + placed.glyph.left, gy = ascender - placed.glyph.top
                 if let colorGlyph = placed.glyph.color {

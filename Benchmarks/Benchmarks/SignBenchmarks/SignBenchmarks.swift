@@ -48,7 +48,7 @@ let benchmarks: @Sendable () -> Void = {
     for path in exampleConfigs() {
         guard var config = try? ConfigLoader.load(path: path, fonts: fonts) else { continue }
         let name = URL(fileURLWithPath: path).deletingPathExtension().lastPathComponent
-        for (w, h) in [(32, 8), (64, 32), (128, 32), (256, 64)] {
+        for (w, h) in [(32, 8), (64, 32), (128, 32), (256, 64), (512, 128)] {
             config.display.width = w
             config.display.height = h
             guard let scene = try? PreparedScene(config.scene, beginTime: 0, fonts: fonts) else { continue }
