@@ -18,6 +18,9 @@ public final class FrameClock: Sendable {
         /// The clock thread's CPU time when the tick began, ns (`getrusage`): what a slow
         /// frame's own work cost is told from.
         public var cpuAtStart: UInt64 = 0
+        /// The clock thread's voluntary context switches when the tick began: more at its end
+        /// means the frame slept, waited on a lock or for I/O.
+        public var switchesAtStart = 0
     }
 
     /// Counters `status` reports.
@@ -354,7 +357,7 @@ public final class FrameClock: Sendable {
             render(
                 Tick(
                     number: n, deadline: deadline, time: t.time(ofFrame: n), period: UInt64((1e9 / t.fps).rounded()),
-                    cpuAtStart: start.cpuNanoseconds))
+                    cpuAtStart: start.cpuNanoseconds, switchesAtStart: start.voluntarySwitches))
         }
         workSinceTick = cost
         lastRenderDuration = MonotonicClock.now() &- now

@@ -106,9 +106,11 @@ final class RenderLoop: Sendable {
             return
         }
         // Read only for a slow frame: whether it was signd's work or a wait for a CPU.
-        let cpu = ThreadUsage.now().cpuNanoseconds &- tick.cpuAtStart
+        let usage = ThreadUsage.now()
+        let cpu = usage.cpuNanoseconds &- tick.cpuAtStart
         let report = SlowFrameReport(
             frame: tick.number, renderNanoseconds: render, sendNanoseconds: send, cpuNanoseconds: cpu,
+            blocked: usage.voluntarySwitches != tick.switchesAtStart,
             periodNanoseconds: tick.period,
             scene: scene, at: tick.time, layerNanoseconds: on ? renderer.layerNanoseconds : [],
             cacheFills: on ? renderer.cacheFills : 0)

@@ -10,6 +10,9 @@ struct SlowFrameReport: Sendable {
     /// The clock thread's CPU time over the tick: far below the wall time, the thread waited
     /// for a CPU (the machine's doing); near it, the work was signd's.
     let cpuNanoseconds: UInt64
+    /// Whether the thread gave up the CPU on its own during the tick (slept, waited on a
+    /// lock or for I/O) rather than only being preempted.
+    let blocked: Bool
     let periodNanoseconds: UInt64
     /// Per layer: its id, how long it drew and what it was showing.
     let layers: [(id: String, nanoseconds: UInt64, showing: String)]
@@ -17,13 +20,14 @@ struct SlowFrameReport: Sendable {
 
     init(
         frame: UInt64, renderNanoseconds: UInt64, sendNanoseconds: UInt64, cpuNanoseconds: UInt64 = 0,
-        periodNanoseconds: UInt64,
+        blocked: Bool = false, periodNanoseconds: UInt64,
         scene: PreparedScene, at t: Double, layerNanoseconds: [UInt64], cacheFills: Int
     ) {
         self.frame = frame
         self.renderNanoseconds = renderNanoseconds
         self.sendNanoseconds = sendNanoseconds
         self.cpuNanoseconds = cpuNanoseconds
+        self.blocked = blocked
         self.periodNanoseconds = periodNanoseconds
         self.cacheFills = cacheFills
         layers = scene.slots.indices.map { i in
@@ -39,7 +43,7 @@ struct SlowFrameReport: Sendable {
             "\($0.id) \(ms($0.nanoseconds)) ms (\($0.showing))"
         }
         return "slow frame \(frame): drawn in \(ms(renderNanoseconds)) ms and sent in \(ms(sendNanoseconds)) ms "
-            + "(\(ms(cpuNanoseconds)) ms of CPU), over half its \(ms(periodNanoseconds)) ms period; "
+            + "(\(ms(cpuNanoseconds)) ms of CPU\(blocked ? ", blocked" : "")), over half its \(ms(periodNanoseconds)) ms period; "
             + "\(cacheFills) static subtree(s) drawn into the cache; "
             + "layers: " + parts.joined(separator: ", ")
     }

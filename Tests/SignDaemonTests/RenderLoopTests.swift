@@ -44,9 +44,15 @@ struct RenderLoopTests {
             store: store, outputs: OutputSet([]), events: EventBus(), slowFrameInterval: interval,
             clock: { clock.read() }
         ) { report, unreported in reports.withLock { $0.append((report, unreported)) } }
-        func render(_ n: UInt64, taking ns: UInt64, period: UInt64 = 8_000_000) {
+        /// Frame n, its drawing and sending taking `ns`; `blocking` makes it look as if the
+        /// thread had slept (one voluntary switch more than at the tick's start).
+        func render(_ n: UInt64, taking ns: UInt64, period: UInt64 = 8_000_000, blocking: Bool = false) {
             clock.set(step: ns / 2)
-            loop.render(FrameClock.Tick(number: n, deadline: 0, time: Double(n) / 120, period: period))
+            let switches = ThreadUsage.now().voluntarySwitches
+            loop.render(
+                FrameClock.Tick(
+                    number: n, deadline: 0, time: Double(n) / 120, period: period,
+                    switchesAtStart: blocking ? switches - 1 : switches))
         }
         func waitFor(_ count: Int) -> [(report: SlowFrameReport, unreported: Int)] {
             let deadline = Date().addingTimeInterval(5)
@@ -85,5 +91,10 @@ struct RenderLoopTests {
         seen = waitFor(3)
         #expect(seen.count == 3)
         #expect(seen.last?.report.frame == 6 && seen.last?.unreported == 0, "an interval after the last report")
+        #expect(seen.last?.report.blocked == false && seen.last?.report.message.contains("blocked") == false)
+
+        render(7, taking: 40_000_000, blocking: true)
+        seen = waitFor(4)
+        #expect(seen.last?.report.blocked == true && seen.last?.report.message.contains("of CPU, blocked)") == true)
     }
 }
