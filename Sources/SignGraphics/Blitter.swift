@@ -30,19 +30,7 @@ struct Blitter {
                 f = (t &+ (t &>> 8)) &>> 8
             }
             let fv = unsafeBitCast(f | f &<< 16, to: SIMD8<UInt16>.self)
-            let low = SIMD8<UInt16>(repeating: 0xFF), half = SIMD8<UInt16>(repeating: 0x80)
-            /// a * b / 255, rounded, lane by lane (both at most 255).
-            @inline(__always) func product(_ a: SIMD8<UInt16>, _ b: SIMD8<UInt16>) -> SIMD8<UInt16> {
-                let t = a &* b &+ half
-                return (t &+ (t &>> 8)) &>> 8
-            }
-            let even = product(color.even, fv), odd = product(color.odd, fv)
-            let alpha = unsafeBitCast(odd, to: SIMD4<UInt32>.self) &>> 16
-            let inverse = low &- unsafeBitCast(alpha | alpha &<< 16, to: SIMD8<UInt16>.self)
-            let d = UnsafeRawPointer(dst + x).loadUnaligned(as: SIMD8<UInt16>.self)
-            let e = Canvas.saturated(even &+ product(d & low, inverse))
-            let o = Canvas.saturated(odd &+ product(d &>> 8, inverse))
-            Canvas.store(e | o &<< 8, at: dst + x)
+            Canvas.over(even: Canvas.product(color.even, fv), odd: Canvas.product(color.odd, fv), at: dst + x)
         }
 
         /// The same with the coverage as a factor of 0...255.

@@ -50,15 +50,18 @@ public struct Canvas: Sendable {
 
     /// A coverage in 0...1 as a factor of 0...255, rounded; out of range is clamped.
     @inlinable @inline(__always)
-    public static func factor(_ coverage: Float) -> UInt64 {
-        UInt64(Swift.min((coverage * 255 + 8_388_608).bitPattern & 0x7F_FFFF, 255))
-    }
+    public static func factor(_ coverage: Float) -> UInt64 { UInt64(rounded(coverage * 255, atMost: 255)) }
 
     /// A sampling weight in 0...1 in 1/256 steps, rounded; out of range (or not a number,
     /// from a position no board reaches) is clamped, never trapped on.
     @inlinable @inline(__always)
-    public static func steps(_ w: Float) -> UInt64 {
-        UInt64(Swift.min((w * 256 + 8_388_608).bitPattern & 0x7F_FFFF, 256))
+    public static func steps(_ w: Float) -> UInt64 { UInt64(rounded(w * 256, atMost: 256)) }
+
+    /// `v` rounded to nearest and clamped to 0...`limit` (at most 2^23): v + 2^23 holds it in
+    /// the low bits of its bit pattern, so no checked conversion can trap on any value.
+    @inlinable @inline(__always)
+    public static func rounded(_ v: Float, atMost limit: UInt32) -> UInt32 {
+        Swift.min((v + 8_388_608).bitPattern & 0x7F_FFFF, limit)
     }
 
     /// Spread channels times `f / 255` (f at most 255), rounded to nearest: with t = s * f +
@@ -90,6 +93,28 @@ public struct Canvas: Sendable {
         (v | (SIMD8(repeating: 0) &- (v &>> 8))) & SIMD8(repeating: 0xFF)
     }
 
+    /// `a * b / 255`, rounded, lane by lane (both at most 255).
+    @inline(__always)
+    static func product(_ a: SIMD8<UInt16>, _ b: SIMD8<UInt16>) -> SIMD8<UInt16> {
+        let t = a &* b &+ SIMD8(repeating: 0x80)
+        return (t &+ (t &>> 8)) &>> 8
+    }
+
+    /// Source-over of four pixels, their channels split into 16-bit lanes by masks and shifts
+    /// (`even`: r, b of each pixel; `odd`: g, a), on the four pixels at `dst`: `over(_:_:)`
+    /// four at a time (never by lane conversions, so it compiles to plain SIMD on x86 and
+    /// aarch64).
+    @inline(__always)
+    static func over(even: SIMD8<UInt16>, odd: SIMD8<UInt16>, at dst: UnsafeMutablePointer<Pixel>) {
+        let low = SIMD8<UInt16>(repeating: 0xFF)
+        // Each pixel's alpha in both of its lanes: (a, a) per 32-bit word.
+        let alpha = unsafeBitCast(odd, to: SIMD4<UInt32>.self) &>> 16
+        let inverse = low &- unsafeBitCast(alpha | alpha &<< 16, to: SIMD8<UInt16>.self)
+        let d = UnsafeRawPointer(dst).loadUnaligned(as: SIMD8<UInt16>.self)
+        let e = saturated(even &+ product(d & low, inverse)), o = saturated(odd &+ product(d &>> 8, inverse))
+        store(e | o &<< 8, at: dst)
+    }
+
     /// Stores four pixels' lanes at `p`, which is aligned for a pixel, not for a vector: as
     /// two 64-bit words (a vector store that assumes alignment would fault there).
     @inline(__always)
@@ -100,26 +125,14 @@ public struct Canvas: Sendable {
         raw.storeBytes(of: words[1], toByteOffset: 8, as: UInt64.self)
     }
 
-    /// Source-over of `count` pixels from `src` on as many at `dst`: four at a time in
-    /// 16-bit lanes (the bytes of four pixels split into even and odd channels by masks and
-    /// shifts, never by lane conversions, so it compiles to plain SIMD on x86 and aarch64).
+    /// Source-over of `count` pixels from `src` on as many at `dst`, four at a time.
     @inline(__always)
     static func over(_ src: UnsafePointer<Pixel>, _ dst: UnsafeMutablePointer<Pixel>, count: Int) {
         var k = 0
-        let low = SIMD8<UInt16>(repeating: 0x00FF), half = SIMD8<UInt16>(repeating: 0x0080)
+        let low = SIMD8<UInt16>(repeating: 0xFF)
         while k &+ 4 <= count {
             let s = UnsafeRawPointer(src + k).loadUnaligned(as: SIMD8<UInt16>.self)
-            let d = UnsafeRawPointer(dst + k).loadUnaligned(as: SIMD8<UInt16>.self)
-            // Each pixel's alpha in both of its 16-bit lanes: (a, a) per 32-bit word.
-            let a = unsafeBitCast(s, to: SIMD4<UInt32>.self) &>> 24
-            let inverse = SIMD8<UInt16>(repeating: 255) &- unsafeBitCast(a | a &<< 16, to: SIMD8<UInt16>.self)
-            /// d * inverse / 255, rounded, in 16-bit lanes holding one channel each.
-            @inline(__always) func fade(_ c: SIMD8<UInt16>) -> SIMD8<UInt16> {
-                let t = c &* inverse &+ half
-                return (t &+ (t &>> 8)) &>> 8
-            }
-            let even = saturated((s & low) &+ fade(d & low)), odd = saturated((s &>> 8) &+ fade(d &>> 8))
-            store(even | odd &<< 8, at: dst + k)
+            over(even: s & low, odd: s &>> 8, at: dst + k)
             k &+= 4
         }
         while k < count {

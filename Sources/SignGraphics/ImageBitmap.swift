@@ -129,18 +129,17 @@ extension Canvas {
             origin: origin, smooth: smooth, width: image.width, height: image.height, tilePeriod: tilePeriod)
         guard let reach = strip.reach(within: clip.pixelBounds(clippedTo: width, height)) else { return }
         let opacity = Canvas.factor(opacity)
-        @inline(__always) func steps(_ w: Float) -> UInt64 { Canvas.steps(w) }
         let half: UInt64 = 0x0080_0080_0080_0080, lanes: UInt64 = 0x00FF_00FF_00FF_00FF
         image.packed.withUnsafeBufferPointer { src in
             paint(within: reach, mask: mask) { blitter, b in
                 for y in b.y0..<b.y1 {
                     guard let row = strip.row(y) else { continue }
                     let lower = src.baseAddress! + row.lower, upper = src.baseAddress! + row.upper
-                    let oneRow = row.wLower == 1
-                    let wu = steps(row.wUpper), wl = Swift.min(steps(row.wLower), 256 - wu)
+                    let oneRow = row.wLower == 256
+                    let (wl, wu) = (UInt64(row.wLower), UInt64(row.wUpper))
                     let line = blitter.row(y)
                     strip.forEachRun(across: b.x0..<b.x1) { x, n, taps in
-                        let w1 = steps(taps.weight1), w0 = Swift.min(steps(taps.weight0), 256 - w1)
+                        let (w0, w1) = (UInt64(taps.weight0), UInt64(taps.weight1))
                         for k in 0..<n {
                             // The two columns (and rows) a sub-pixel position straddles, weighted
                             // in 1/256 steps, all four channels at once in 16-bit lanes.

@@ -11,11 +11,12 @@ struct StripSampler {
     let height: Int
     /// Copies repeat every `period` pixels; 0 draws one copy.
     let period: Int
-    /// Weights of the right and left column, of the lower and upper row.
-    let wx0: Float
-    let wx1: Float
-    let wy0: Float
-    let wy1: Float
+    /// Weights of the right and left column, of the lower and upper row, in 1/256 steps
+    /// (each pair sums to 256).
+    let wx0: UInt32
+    let wx1: UInt32
+    let wy0: UInt32
+    let wy1: UInt32
 
     /// Samples a strip of `width x height` whose top-left corner is at `origin`: there when
     /// `smooth`, else floored to whole pixels; with `tilePeriod`, copies repeat sideways.
@@ -26,10 +27,10 @@ struct StripSampler {
         self.width = width
         self.height = height
         period = tilePeriod.map { Int(pixel: $0, .toNearestOrAwayFromZero) } ?? 0
-        wx1 = Float(ox - ox.rounded(.down))
-        wx0 = 1 - wx1
-        wy1 = Float(oy - oy.rounded(.down))
-        wy0 = 1 - wy1
+        wx1 = UInt32(Canvas.steps(Float(ox - ox.rounded(.down))))
+        wx0 = 256 - wx1
+        wy1 = UInt32(Canvas.steps(Float(oy - oy.rounded(.down))))
+        wy0 = 256 - wy1
     }
 
     /// The pixels within `bounds` that can touch the strip; `nil` when none.
@@ -46,7 +47,7 @@ struct StripSampler {
     /// The two strip rows pixel row `y` samples, as element offsets, with their weights; a
     /// row outside the strip reads row 0 with no weight. `nil` when neither counts.
     @inline(__always)
-    func row(_ y: Int) -> (lower: Int, upper: Int, wLower: Float, wUpper: Float)? {
+    func row(_ y: Int) -> (lower: Int, upper: Int, wLower: UInt32, wUpper: UInt32)? {
         let r = y - baseY
         let wLower = r < height ? wy0 : 0, wUpper = r >= 1 ? wy1 : 0
         guard wLower > 0 || wUpper > 0 else { return nil }
@@ -59,10 +60,10 @@ struct StripSampler {
     struct Taps {
         let column0: Int
         let step0: Int
-        let weight0: Float
+        let weight0: UInt32
         let column1: Int
         let step1: Int
-        let weight1: Float
+        let weight1: UInt32
 
         /// Whether both columns are in the strip and next to each other.
         var adjacent: Bool { step0 == 1 && step1 == 1 && column1 &+ 1 == column0 }

@@ -13,17 +13,16 @@ extension Canvas {
         guard let reach = strip.reach(within: clip.pixelBounds(clippedTo: width, height)) else { return }
         let color = Canvas.spread(Canvas.premultiplied(color, opacity: opacity))
         let lanes = Blitter.Lanes(color)
-        @inline(__always) func steps(_ w: Float) -> UInt32 { UInt32(Canvas.steps(w)) }
         bitmap.coverage.withUnsafeBufferPointer { cov in
             paint(within: reach, mask: mask) { blitter, b in
                 for y in b.y0..<b.y1 {
                     guard let row = strip.row(y) else { continue }
                     let lower = cov.baseAddress! + row.lower, upper = cov.baseAddress! + row.upper
-                    let oneRow = row.wLower == 1
-                    let wl = steps(row.wLower), wu = steps(row.wUpper)
+                    let oneRow = row.wLower == 256
+                    let (wl, wu) = (row.wLower, row.wUpper)
                     let line = blitter.row(y)
                     strip.forEachRun(across: b.x0..<b.x1) { x, n, taps in
-                        let w0 = steps(taps.weight0), w1 = steps(taps.weight1)
+                        let (w0, w1) = (taps.weight0, taps.weight1)
                         /// Pixel k's coverage, 0...255.
                         @inline(__always) func coverage(_ k: Int) -> UInt32 {
                             // Coverage bytes weighted in integers: the two columns (and rows)

@@ -93,7 +93,7 @@ private final class SlotTransfers: @unchecked Sendable {
     init(device: String) { self.device = device }
 
     deinit {
-        for (transfer, _) in zip(transfers, capacities) {
+        for transfer in transfers {
             free(transfer.pointee.buffer)
             libusb_free_transfer(transfer)
         }
