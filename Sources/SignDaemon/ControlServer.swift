@@ -46,9 +46,11 @@ public final class ControlServer: Sendable {
 
     /// Creates the socket file (its directory too, if missing) with `mode` and `group`, and
     /// starts accepting. A stale socket file left by a crash is replaced; a live one is not.
-    /// The file has its mode from the moment it exists (the umask is set around `bind`), and
-    /// its group is set through the directory, never through a path that could be swapped
-    /// for a link to another file.
+    /// The socket is bound, given its mode and group, and only then listens: until then a
+    /// connection is refused, so nobody is served under a mode the umask left. Mode and
+    /// group are set through the directory, never through a path that could be swapped for
+    /// a link to another file, and the process's umask is never touched (other threads may
+    /// be creating files).
     public func start(mode: UInt32, group groupName: String?) throws(Error) {
         try prepareSocketPath()
         var gid: gid_t?
@@ -56,33 +58,69 @@ public final class ControlServer: Sendable {
             guard let entry = getgrnam(groupName) else { throw Error(path: path, message: "no group \"\(groupName)\"") }
             gid = entry.pointee.gr_gid
         }
-        let bootstrap = bootstrap()
-        // The umask is the process's: nothing else creates files while signd starts.
-        let previous = umask(mode_t(~mode & 0o777))
-        let bound: Result<Channel, Swift.Error> = Result { try bootstrap.bind(unixDomainSocketPath: path).wait() }
-        umask(previous)
-        switch bound {
-        case .success(let c): channel.withLock { $0 = c }
-        case .failure(let error): throw Error(path: path, message: "cannot listen: \(error)")
+        let fd = try bindSocketFile(mode: mode_t(mode), gid: gid)
+        do {
+            let bound = try bootstrap().withBoundSocket(fd).wait()
+            channel.withLock { $0 = bound }
+        } catch {
+            unlink(path)
+            throw Error(path: path, message: "cannot listen: \(error)")
         }
-        if let gid { try setGroup(gid) }
     }
 
-    /// Gives the socket file group `gid`, through its directory and without following links.
-    private func setGroup(_ gid: gid_t) throws(Error) {
+    /// A socket bound at `path` (not yet listening) whose file has `mode` and `gid`.
+    private func bindSocketFile(mode: mode_t, gid: gid_t?) throws(Error) -> Int32 {
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        let bytes = Array(path.utf8)
+        guard bytes.count < MemoryLayout.size(ofValue: address.sun_path) else {
+            throw Error(path: path, message: "longer than a socket path may be (107 bytes)")
+        }
+        withUnsafeMutableBytes(of: &address.sun_path) { $0.copyBytes(from: bytes) }
+        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        guard fd >= 0 else { throw Error(path: path, message: "socket: \(String(cString: strerror(errno)))") }
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+            }
+        }
+        guard bound == 0 else {
+            let reason = String(cString: strerror(errno))
+            close(fd)
+            throw Error(path: path, message: "cannot bind: \(reason)")
+        }
+        do throws(Error) {
+            try setOwnership(mode: mode, gid: gid)
+        } catch {
+            close(fd)
+            unlink(path)
+            throw error
+        }
+        return fd
+    }
+
+    /// Gives the socket file `mode` and group `gid`, through its directory and without
+    /// following links; refuses a file that is no longer the socket signd bound.
+    private func setOwnership(mode: mode_t, gid: gid_t?) throws(Error) {
         let parts = path.split(separator: "/", omittingEmptySubsequences: false)
         let name = String(parts.last ?? "")
         let directory = parts.dropLast().joined(separator: "/")
-        let dir = open(directory.isEmpty ? "." : directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        let dir = open(
+            directory.isEmpty ? (path.hasPrefix("/") ? "/" : ".") : directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         guard dir >= 0 else {
             throw Error(path: path, message: "open its directory: \(String(cString: strerror(errno)))")
         }
         defer { close(dir) }
         var info = stat()
-        guard fstatat(dir, name, &info, AT_SYMLINK_NOFOLLOW) == 0, info.st_mode & S_IFMT == S_IFSOCK else {
+        guard fstatat(dir, name, &info, AT_SYMLINK_NOFOLLOW) == 0, info.st_mode & S_IFMT == S_IFSOCK,
+            info.st_uid == geteuid()
+        else {
             throw Error(path: path, message: "the socket file was replaced while signd started")
         }
-        guard fchownat(dir, name, uid_t.max, gid, AT_SYMLINK_NOFOLLOW) == 0 else {
+        guard fchmodat(dir, name, mode, AT_SYMLINK_NOFOLLOW) == 0 else {
+            throw Error(path: path, message: "chmod to \(String(mode, radix: 8)): \(String(cString: strerror(errno)))")
+        }
+        if let gid, fchownat(dir, name, uid_t.max, gid, AT_SYMLINK_NOFOLLOW) != 0 {
             throw Error(path: path, message: "chown to group \(gid): \(String(cString: strerror(errno)))")
         }
     }

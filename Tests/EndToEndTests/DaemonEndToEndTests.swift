@@ -66,6 +66,21 @@ struct DaemonEndToEndTests {
         #expect(!FileManager.default.fileExists(atPath: s.socket))
     }
 
+    @Test("the control socket and the shm object get their configured modes whatever umask signd starts under")
+    func modesWhateverTheUmask() throws {
+        for mask: mode_t in [0o000, 0o077] {
+            let s = try Scratch()
+            let daemon = try s.startSignd(
+                config: try s.write(s.config(text: "umask", extra: "[control]\nmode = 0o640\n")), umask: mask)
+            defer { s.stop(daemon) }
+            var info = stat()
+            #expect(lstat(s.socket, &info) == 0 && info.st_mode & 0o777 == 0o640, "socket under umask \(mask)")
+            #expect(
+                stat("/dev/shm/signd.\(s.name)", &info) == 0 && info.st_mode & 0o777 == 0o640, "shm under umask \(mask)"
+            )
+        }
+    }
+
     @Test("signctl exits 1 with the daemon's message on a refused request and 3 when it cannot reach signd")
     func signctlExitCodes() throws {
         let s = try Scratch()

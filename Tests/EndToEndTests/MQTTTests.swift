@@ -62,7 +62,9 @@ final class Broker {
             let done = try run("/usr/bin/openssl", arguments)
             #expect(done.status == 0, "openssl \(arguments[0]): \(done.stderr)")
         }
-        chmod("\(d)/server.key", 0o644)
+        // mosquitto, started as root, reads these as user mosquitto: readable whatever the umask.
+        for file in ["ca.pem", "server.pem", "server.key"] { chmod("\(d)/\(file)", 0o644) }
+        chmod(d, 0o755)
     }
 
     private static func scratchFile(_ dir: URL, _ name: String, _ text: String) throws -> String {

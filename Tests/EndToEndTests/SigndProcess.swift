@@ -69,10 +69,20 @@ final class Scratch {
         logs[ObjectIdentifier(process)].flatMap { try? String(contentsOf: $0, encoding: .utf8) } ?? ""
     }
 
-    /// Starts `signd run` on `config` and waits until its socket answers.
-    func startSignd(config: String, environment: [String: String] = [:]) throws -> Process {
-        let process = try launch(
-            Paths.signd, ["run", "--config", config, "--socket", socket], environment: environment)
+    /// Starts `signd run` on `config` and waits until its socket answers; with `umask`, signd
+    /// starts under that umask (set by a shell that then execs it, never in this process,
+    /// whose umask every concurrent test shares).
+    func startSignd(config: String, environment: [String: String] = [:], umask mask: mode_t? = nil) throws -> Process {
+        let arguments = ["run", "--config", config, "--socket", socket]
+        let process =
+            if let mask {
+                try launch(
+                    "/bin/sh",
+                    ["-c", "umask \(String(mask, radix: 8)) && exec \"$0\" \"$@\"", Paths.signd] + arguments,
+                    environment: environment)
+            } else {
+                try launch(Paths.signd, arguments, environment: environment)
+            }
         try waitForSocket(process)
         return process
     }
