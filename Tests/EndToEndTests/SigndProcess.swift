@@ -108,11 +108,35 @@ final class Scratch {
         let start = monotonicNow()
         kill(process.processIdentifier, SIGTERM)
         if !exits(process, within: 10) {
-            Issue.record("the process did not exit within 10 s of SIGTERM; killed")
+            Issue.record(
+                """
+                the process did not exit within 10 s of SIGTERM; killed. Its threads:
+                \(Self.backtraces(of: process.processIdentifier))
+                Its standard error:
+                \(stderr(of: process).suffix(4000))
+                """)
             kill(process.processIdentifier, SIGKILL)
         }
         process.waitUntilExit()
         return Double(monotonicNow() - start) / 1e9
+    }
+
+    /// Every thread's stack of `pid` and of its children (a wrapper's signd), from gdb: what
+    /// a process that ignored SIGTERM was waiting for.
+    static func backtraces(of pid: Int32) -> String {
+        let children =
+            (try? String(contentsOfFile: "/proc/\(pid)/task/\(pid)/children", encoding: .utf8))?
+            .split(separator: " ").compactMap { Int32($0) } ?? []
+        return ([pid] + children).map { p in
+            let trace = try? run(
+                "/usr/bin/gdb", ["-p", "\(p)", "-batch", "-nx", "-ex", "thread apply all bt 30"],
+                environment: [:])
+            return "pid \(p):\n"
+                + (trace.map {
+                    $0.stdout.split(separator: "\n").filter { $0.hasPrefix("#") || $0.hasPrefix("Thread") }.joined(
+                        separator: "\n")
+                } ?? "(gdb failed)")
+        }.joined(separator: "\n")
     }
 
     /// Whether `process` has ended within `seconds`.
