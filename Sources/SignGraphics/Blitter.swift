@@ -89,6 +89,7 @@ extension Canvas {
         )
         if let mask { b = mask.clip(b) }
         guard b.x0 < b.x1, b.y0 < b.y1 else { return }
+        damage.add(b)
         let w = width
         pixels.withUnsafeMutableBufferPointer { dst in
             if let mask {

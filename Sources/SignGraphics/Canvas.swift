@@ -8,17 +8,28 @@ public struct Canvas: Sendable {
     public typealias Pixel = UInt32
     public let width: Int
     public let height: Int
-    public var pixels: [Pixel]
+    /// Written only through the canvas's own calls, which mark what they change in `damage`.
+    public internal(set) var pixels: [Pixel]
+    /// What the calls changed since the canvas was last written out (or made).
+    public internal(set) var damage: Damage
+    /// What the write before the last changed in its frame, and which frame that was: see
+    /// `write(into:over:resettingTo:)`.
+    var written: Damage
+    var writtenStamp: UInt64 = 0
+    var writtenBackground = Color.black
 
     public init(width: Int, height: Int) {
         self.width = max(width, 1)
         self.height = max(height, 1)
         pixels = [Pixel](repeating: 0, count: self.width * self.height)
+        damage = Damage(width: self.width, height: self.height)
+        written = damage
     }
 
     /// Makes every pixel transparent.
     public mutating func clear() {
         pixels.withUnsafeMutableBufferPointer { p in p.baseAddress!.update(repeating: 0, count: p.count) }
+        damage.addAll()
     }
 
     /// Premultiplies a straight colour.
@@ -145,6 +156,7 @@ public struct Canvas: Sendable {
     /// and columns of `bounds`; transparent source pixels are skipped.
     public mutating func composite(_ other: Canvas, opacity: Float, in bounds: (x0: Int, y0: Int, x1: Int, y1: Int)) {
         guard other.width == width, other.height == height, bounds.x0 < bounds.x1 else { return }
+        damage.add(bounds)
         let f = Canvas.factor(opacity)
         other.pixels.withUnsafeBufferPointer { src in
             pixels.withUnsafeMutableBufferPointer { dst in
@@ -167,6 +179,9 @@ public struct Canvas: Sendable {
     /// `occupiedRuns` gives them).
     public mutating func composite(_ other: Canvas, runs: [Int]) {
         guard other.width == width, other.height == height else { return }
+        for r in stride(from: 0, to: runs.count - 2, by: 3) {
+            damage.add((runs[r + 1], runs[r], runs[r + 2], runs[r] + 1))
+        }
         let canvasWidth = width
         runs.withUnsafeBufferPointer { runs in
             other.pixels.withUnsafeBufferPointer { src in
@@ -212,6 +227,7 @@ public struct Canvas: Sendable {
     /// outside is left alone (callers composite only `bounds`).
     public mutating func apply(mask: Canvas, in bounds: (x0: Int, y0: Int, x1: Int, y1: Int)) {
         guard mask.width == width, mask.height == height else { return }
+        damage.add(bounds)
         mask.pixels.withUnsafeBufferPointer { m in
             pixels.withUnsafeMutableBufferPointer { p in
                 for y in bounds.y0..<bounds.y1 {
@@ -228,6 +244,7 @@ public struct Canvas: Sendable {
     /// mask does not reach they become transparent. What lies outside `bounds` is left alone.
     public mutating func apply(mask: CoverageMask, in bounds: (x0: Int, y0: Int, x1: Int, y1: Int)) {
         guard bounds.x0 < bounds.x1, bounds.y0 < bounds.y1 else { return }
+        damage.add(bounds)
         let inner = mask.clip(bounds), w = width
         mask.coverage.withUnsafeBufferPointer { m in
             pixels.withUnsafeMutableBufferPointer { p in
@@ -249,71 +266,6 @@ public struct Canvas: Sendable {
         }
     }
 
-    /// The canvas over an opaque background, as an RGB888 frame (written in place).
-    public func write(into frame: inout Frame, over background: Color) {
-        pixels.withUnsafeBufferPointer { src in
-            Canvas.convert(src, into: &frame, over: background, reset: nil, to: nil)
-        }
-    }
-
-    /// Writes the canvas into `frame` as `write(into:over:)` does and resets each pixel as it
-    /// goes, to `next`'s (a canvas of the same size) or to transparent: one pass where a
-    /// conversion now and a copy or clear when the next frame starts would make two.
-    public mutating func write(into frame: inout Frame, over background: Color, resettingTo next: Canvas?) {
-        precondition(next.map { $0.width == width && $0.height == height } ?? true, "the next canvas's size differs")
-        pixels.withUnsafeMutableBufferPointer { board in
-            if let next {
-                next.pixels.withUnsafeBufferPointer { seed in
-                    Canvas.convert(UnsafeBufferPointer(board), into: &frame, over: background, reset: board, to: seed)
-                }
-            } else {
-                Canvas.convert(UnsafeBufferPointer(board), into: &frame, over: background, reset: board, to: nil)
-            }
-        }
-    }
-
-    /// Converts `src` into `frame` a row at a time; with `reset`, then sets the row's pixels
-    /// to `seed`'s or to transparent.
-    private static func convert(
-        _ src: UnsafeBufferPointer<Pixel>, into frame: inout Frame, over background: Color,
-        reset: UnsafeMutableBufferPointer<Pixel>?, to seed: UnsafeBufferPointer<Pixel>?
-    ) {
-        let bg = premultiplied(Color(red: background.red, green: background.green, blue: background.blue))
-        let black = background.red == 0 && background.green == 0 && background.blue == 0
-        frame.pixels.withUnsafeMutableBytes { dst in
-            let n = Swift.min(src.count, frame.width * frame.height)
-            guard n > 0, let s = src.baseAddress, let d = dst.baseAddress else { return }
-            @inline(__always) func opaque(_ p: Pixel) -> Pixel { black ? p : over(spread(p), bg) }
-            // Four pixels make three words of R, G, B bytes: three stores, none overlapping.
-            var i = 0
-            while i &+ 4 <= n {
-                let p0 = opaque(s[i]), p1 = opaque(s[i &+ 1]), p2 = opaque(s[i &+ 2]), p3 = opaque(s[i &+ 3])
-                let o = i &* 3
-                d.storeBytes(of: (p0 & 0xFF_FFFF) | p1 << 24, toByteOffset: o, as: UInt32.self)
-                d.storeBytes(of: (p1 >> 8 & 0xFFFF) | p2 << 16, toByteOffset: o &+ 4, as: UInt32.self)
-                d.storeBytes(of: (p2 >> 16 & 0xFF) | p3 << 8, toByteOffset: o &+ 8, as: UInt32.self)
-                i &+= 4
-            }
-            // The rest as four bytes at 3 * i (the fourth overwritten by the next pixel), the
-            // last byte by byte.
-            while i < n - 1 {
-                d.storeBytes(of: opaque(s[i]), toByteOffset: i &* 3, as: UInt32.self)
-                i &+= 1
-            }
-            let last = opaque(s[n - 1])
-            for k in 0..<3 {
-                d.storeBytes(
-                    of: UInt8(truncatingIfNeeded: last >> (8 * k)), toByteOffset: (n - 1) * 3 + k, as: UInt8.self)
-            }
-        }
-        guard let reset else { return }
-        if let seed {
-            reset.baseAddress!.update(from: seed.baseAddress!, count: Swift.min(reset.count, seed.count))
-        } else {
-            reset.baseAddress!.update(repeating: 0, count: reset.count)
-        }
-    }
-
     /// Copies another canvas of the same size.
     public mutating func copy(from other: Canvas) {
         guard other.width == width, other.height == height else { return }
@@ -322,14 +274,29 @@ public struct Canvas: Sendable {
                 dst.baseAddress!.update(from: src.baseAddress!, count: src.count)
             }
         }
+        damage.addAll()
     }
 
     /// Makes the pixels inside `bounds` transparent.
     public mutating func clear(_ bounds: (x0: Int, y0: Int, x1: Int, y1: Int)) {
         guard bounds.x0 < bounds.x1 else { return }
+        damage.add(bounds)
         pixels.withUnsafeMutableBufferPointer { p in
             for y in bounds.y0..<bounds.y1 {
                 (p.baseAddress! + y * width + bounds.x0).update(repeating: 0, count: bounds.x1 - bounds.x0)
+            }
+        }
+    }
+
+    /// Multiplies the pixels inside `bounds` by a coverage function of the pixel centre (a
+    /// rounded layer's clip).
+    public mutating func scale(by coverage: (Double, Double) -> Float, in bounds: (x0: Int, y0: Int, x1: Int, y1: Int))
+    {
+        damage.add(bounds)
+        for y in bounds.y0..<bounds.y1 {
+            for x in bounds.x0..<bounds.x1 {
+                let f = Canvas.factor(coverage(Double(x) + 0.5, Double(y) + 0.5))
+                pixels[y * width + x] = Canvas.pack(Canvas.scale(Canvas.spread(pixels[y * width + x]), by: f))
             }
         }
     }

@@ -3,7 +3,17 @@ public struct Frame: Sendable, Equatable {
     public let width: Int
     public let height: Int
     /// `width * height * 3` bytes: R, G, B per pixel, row after row.
-    public var pixels: [UInt8]
+    public var pixels: [UInt8] {
+        didSet { stamp = 0 }
+    }
+    /// Which canvas write these pixels are, unchanged since (0: unknown); any change to
+    /// `pixels` clears it. Lets a canvas write again only what changed (`Damage`).
+    var stamp: UInt64 = 0
+
+    /// Equal sizes and pixels.
+    public static func == (a: Frame, b: Frame) -> Bool {
+        a.width == b.width && a.height == b.height && a.pixels == b.pixels
+    }
 
     public init(width: Int, height: Int, fill: Color = .black) {
         precondition(width > 0 && height > 0, "a frame needs a positive size")
@@ -34,10 +44,10 @@ public struct Frame: Sendable, Equatable {
     /// board's part of a larger sign. The window must lie inside `source`.
     public mutating func copyWindow(of source: Frame, x: Int, y: Int) {
         precondition(x >= 0 && y >= 0 && x + width <= source.width && y + height <= source.height)
-        let rowBytes = stride
+        let (rowBytes, rows) = (stride, height)
         pixels.withUnsafeMutableBytes { dst in
             source.pixels.withUnsafeBytes { src in
-                for row in 0..<height {
+                for row in 0..<rows {
                     (dst.baseAddress! + row * rowBytes).copyMemory(
                         from: src.baseAddress! + ((y + row) * source.width + x) * 3, byteCount: rowBytes)
                 }

@@ -232,15 +232,3 @@ public final class Compositor {
         canvases[context.target].composite(canvases[dst], opacity: Float(layer.opacity), in: area)
     }
 }
-
-extension Canvas {
-    /// Multiplies the pixels inside `bounds` by a coverage function of the pixel centre.
-    mutating func scale(by coverage: (Double, Double) -> Float, in bounds: (x0: Int, y0: Int, x1: Int, y1: Int)) {
-        for y in bounds.y0..<bounds.y1 {
-            for x in bounds.x0..<bounds.x1 {
-                let f = Canvas.factor(coverage(Double(x) + 0.5, Double(y) + 0.5))
-                pixels[y * width + x] = Canvas.pack(Canvas.scale(Canvas.spread(pixels[y * width + x]), by: f))
-            }
-        }
-    }
-}

@@ -48,6 +48,37 @@ struct GoldenFrameTests {
         }
     }
 
+    @Test(
+        "every example drawn frame after frame into one frame (only what changed written) equals each frame drawn afresh",
+        arguments: examples)
+    func framesInSequence(file: String) throws {
+        let fonts = try FontLibrary()
+        let path = Self.here.appendingPathComponent("../../configs/examples/\(file)").standardized.path
+        let config = try ConfigLoader.load(path: path, fonts: fonts)
+        let scene = try PreparedScene(config.scene, beginTime: 0, fonts: fonts, fields: Self.fields)
+        // The scene changed under the renderer as a reload does: another background, the
+        // first layer (often the still one the board starts from) gone, then back.
+        var other = config.scene
+        other.background = Color(red: 40, green: 0, blue: 20)
+        other.layers.removeFirst()
+        let changed = try PreparedScene(other, beginTime: 0, fonts: fonts, fields: Self.fields)
+        let renderer = Renderer(width: scene.scene.width, height: scene.scene.height)
+        var frame = Frame(width: scene.scene.width, height: scene.scene.height)
+        // 150 frames at 60 fps, a jump (a paused clock resumed), the changed scene, the first.
+        let steps =
+            (0..<150).map { ($0, scene) } + (400..<420).map { ($0, scene) } + (420..<440).map { ($0, changed) }
+            + (440..<460).map { ($0, scene) }
+        for (k, shown) in steps {
+            let t = Double(k) / 60
+            renderer.render(shown, at: t, into: &frame)
+            let fresh = Renderer.render(shown, at: t)
+            guard frame == fresh else {
+                Issue.record("frame \(k) of \(file) differs from the frame drawn afresh")
+                return
+            }
+        }
+    }
+
     @Test("a stream layer with a frame from its sender, under the band and the marquee")
     func streamOverlay() throws {
         let fonts = try FontLibrary()

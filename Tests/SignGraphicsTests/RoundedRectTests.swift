@@ -1,4 +1,4 @@
-import SignGraphics
+@testable import SignGraphics
 import Testing
 
 @Suite("Rounded rectangles")
