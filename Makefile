@@ -9,7 +9,7 @@ UNITDIR     ?= /lib/systemd/system
 UDEVDIR     ?= /etc/udev/rules.d
 SYSUSERSDIR ?= /usr/lib/sysusers.d
 
-.PHONY: all setup setup-test build release demo test bench fuzz soak install clean format
+.PHONY: all setup setup-test setup-bench build release demo test bench fuzz soak install clean format
 
 all: build
 
@@ -20,6 +20,9 @@ setup:
 
 setup-test:
 	@tools/setup.sh --test
+
+setup-bench:
+	@tools/setup.sh --bench
 
 build: setup
 	$(SWIFT) build
@@ -61,9 +64,12 @@ soak: setup-test release
 	tools/soak $(SOAK)
 
 ## install: binaries, units, the sysusers entry, the udev rules and /etc/signd/signd.toml (an existing one is kept).
-## bench: the benchmarks in Benchmarks/ (release build; wall clock percentiles and mallocs).
-bench: setup
+## bench: the benchmarks in Benchmarks/ (release build; wall clock percentiles and mallocs),
+## then signd against the C cairo peer on the combined example (tools/bench-cairo).
+bench: setup-bench
 	cd Benchmarks && $(SWIFT) package --allow-writing-to-package-directory benchmark --no-progress
+	cd Benchmarks && $(SWIFT) build -c release
+	tools/bench-cairo
 
 install: release
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/signd $(DESTDIR)/etc/signd $(DESTDIR)$(UNITDIR) $(DESTDIR)$(SYSUSERSDIR) $(DESTDIR)$(UDEVDIR)

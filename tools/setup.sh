@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # Installs the Debian packages signd needs to build and run (`tools/setup.sh`, what
-# `make demo` and `make build` call), and with --test also what its tests talk to (`make
-# test`), but only the ones that are missing, so both are cheap once set up.
+# `make demo` and `make build` call), with --test also what its tests talk to (`make
+# test`), with --bench what the benchmarks' peer needs (`make bench`), but only the ones
+# that are missing, so each is cheap once set up.
 #
-#   tools/setup.sh [--test]
+#   tools/setup.sh [--test | --bench]
 set -euo pipefail
 
 packages=(
@@ -17,6 +18,10 @@ packages=(
   fonts-unifont
   fonts-noto-color-emoji  # colour emoji in text
 )
+
+if [[ "${1:-}" == "--bench" ]]; then
+  packages+=(libcairo2-dev)  # the C cairo peer signd's renderer is measured against (tools/bench-cairo)
+fi
 
 if [[ "${1:-}" == "--test" ]]; then
   packages+=(
