@@ -169,18 +169,10 @@ extension ConfigReader {
         case .colors:
             let colors = raw.array?.compactMap { $0.string.flatMap(Color.init(parsing:)) }
             parsed = colors.flatMap {
-                $0.count == raw.array?.count ? .colors($0.map { AnimatableValue($0).colorComponents }) : nil
+                $0.count == raw.array?.count ? .colors(AnimatableColors(ColorList($0))) : nil
             }
         }
         if parsed == nil { problem(path, "expected \(kind.example)") }
         return parsed
-    }
-}
-
-extension AnimatableValue {
-    /// The straight RGBA components of a colour value.
-    var colorComponents: SIMD4<Double> {
-        if case .color(let c) = self { return c }
-        return .zero
     }
 }

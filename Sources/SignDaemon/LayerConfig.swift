@@ -126,7 +126,7 @@ extension ConfigReader {
         if let raw = t["colors"] {
             let colors = raw.array?.compactMap { $0.string.flatMap(Color.init(parsing:)) }
             if let colors, colors.count == raw.array?.count, !colors.isEmpty {
-                g.ramp.colors = colors
+                g.ramp.colors = ColorList(colors)
             } else {
                 problem("\(path).colors", "expected an array of colours such as [\"gray\", \"#ffffff\"]")
             }

@@ -1,13 +1,18 @@
 /// The colour ramp of a CAGradientLayer: `colors` at `locations`, interpolated as
 /// straight RGBA in the encoded space; the first and last colours extend past the ends.
 public struct ColorRamp: Sendable, Hashable {
-    public var colors: [Color]
+    /// Inline up to eight: animating a gradient's colours allocates nothing.
+    public var colors: ColorList
     /// One per colour; `nil` spreads the colours evenly from 0 to 1, as Core Animation does.
     public var locations: NumberList?
 
-    public init(colors: [Color], locations: NumberList? = nil) {
+    public init(colors: ColorList, locations: NumberList? = nil) {
         self.colors = colors
         self.locations = locations
+    }
+
+    public init(colors: [Color], locations: NumberList? = nil) {
+        self.init(colors: ColorList(colors), locations: locations)
     }
 
     /// The locations actually used: given ones (a decreasing one counts as the running

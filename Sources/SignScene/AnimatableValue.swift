@@ -11,7 +11,7 @@ public enum AnimatableValue: Sendable, Hashable {
     case rect(Rect)
     case color(SIMD4<Double>)
     case numbers(NumberList)
-    case colors([SIMD4<Double>])
+    case colors(AnimatableColors)
     case path(RoundedRect)
 
     /// The kind of value a key path takes.
@@ -52,7 +52,7 @@ public enum AnimatableValue: Sendable, Hashable {
             }
         case .numbers: return numbers.map { .numbers(NumberList($0)) }
         case .color: return colors.flatMap { $0.count == 1 ? AnimatableValue($0[0]) : nil }
-        case .colors: return colors.map { .colors($0.map(AnimatableValue.rgba)) }
+        case .colors: return colors.map { .colors(AnimatableColors(ColorList($0))) }
         }
     }
 
@@ -74,7 +74,7 @@ public enum AnimatableValue: Sendable, Hashable {
     public var rect: Rect? { if case .rect(let v) = self { return v } else { return nil } }
     public var color: Color? { if case .color(let v) = self { return Self.color(v) } else { return nil } }
     public var numbers: NumberList? { if case .numbers(let v) = self { return v } else { return nil } }
-    public var colors: [Color]? { if case .colors(let v) = self { return v.map(Self.color) } else { return nil } }
+    public var colors: ColorList? { if case .colors(let v) = self { return v.list } else { return nil } }
     public var path: RoundedRect? { if case .path(let v) = self { return v } else { return nil } }
 }
 
@@ -102,7 +102,7 @@ extension AnimatableValue: Interpolatable {
         case .rect(let r): return [r.minX, r.minY, r.width, r.height]
         case .color(let c): return [c.x, c.y, c.z, c.w]
         case .numbers(let v): return Array(v)
-        case .colors(let v): return v.flatMap { [$0.x, $0.y, $0.z, $0.w] }
+        case .colors(let v): return (0..<v.count).flatMap { [v[$0].x, v[$0].y, v[$0].z, v[$0].w] }
         case .path(let p): return [p.rect.minX, p.rect.minY, p.rect.width, p.rect.height, p.cornerRadius]
         }
     }
@@ -127,7 +127,12 @@ extension AnimatableValue: Interpolatable {
             // Inline up to eight: animating a gradient's locations allocates nothing.
             return .numbers(NumberList(count: a.count) { op(a[$0], b[$0]) })
         case (.colors(let a), .colors(let b)) where a.count == b.count:
-            return .colors(zip(a, b).map { SIMD4(op($0.x, $1.x), op($0.y, $1.y), op($0.z, $1.z), op($0.w, $1.w)) })
+            // Inline up to four: animating a gradient's colours allocates nothing.
+            return .colors(
+                AnimatableColors(count: a.count) {
+                    let (x, y) = (a[$0], b[$0])
+                    return SIMD4(op(x.x, y.x), op(x.y, y.y), op(x.z, y.z), op(x.w, y.w))
+                })
         case (.path(let a), .path(let b)):
             // Fixed structure (four sides, four corners): rect and radius blend independently.
             return .path(

@@ -75,7 +75,7 @@ extension Layer {
                 return .numbers(g.ramp.locations ?? g.ramp.resolvedLocations)
             case .colors:
                 guard case .gradient(let g) = content else { return nil }
-                return .colors(g.ramp.colors.map(AnimatableValue.rgba))
+                return .colors(AnimatableColors(g.ramp.colors))
             case .startPoint:
                 guard case .gradient(let g) = content else { return nil }
                 return .point(g.startPoint)
