@@ -1,17 +1,17 @@
 /// What the board canvas holds between frames, so a frame starts from it without a clear
-/// or a copy it does not need. A frame whose first layer is static starts from that layer's
-/// kept pixels (a copy instead of a clear and a composite); `finish` writes the frame out and
-/// resets the board, in the same pass, to what the next frame most likely starts from: this
-/// frame's start.
-struct BoardSeed {
+/// or a copy it does not need. A frame whose still layers are known starts from their kept
+/// pixels, `Start` (a copy instead of a clear and composites); `finish` writes the frame out
+/// and resets the board, in the same pass, to what the next frame most likely starts from:
+/// this frame's start. Starts are told apart by identity.
+struct BoardSeed<Start: AnyObject> {
     /// What the board must be made before the frame's first layer is drawn.
     enum Step: Equatable {
         /// It holds that already.
         case none
         /// Made transparent.
         case clear
-        /// Given the kept pixels of this static first layer.
-        case copy(PreparedLayer)
+        /// Given the kept pixels of this start.
+        case copy(Start)
 
         static func == (a: Step, b: Step) -> Bool {
             switch (a, b) {
@@ -23,20 +23,20 @@ struct BoardSeed {
     }
 
     private enum Held {
-        case unknown, transparent, kept(PreparedLayer)
+        case unknown, transparent, kept(Start)
     }
     private var held = Held.unknown
     /// Whether the frame has not made its board ready yet.
     private(set) var pending = false
-    /// This frame's static first layer (`nil`: the frame started transparent).
-    private(set) var start: PreparedLayer?
+    /// This frame's start (`nil`: the frame started transparent).
+    private(set) var start: Start?
 
     /// A frame begins.
     mutating func begin() { pending = true }
 
     /// Makes the board this frame's starting point, `layer`'s kept pixels or transparent:
     /// what to do for that.
-    mutating func prepare(startingFrom layer: PreparedLayer?) -> Step {
+    mutating func prepare(startingFrom layer: Start?) -> Step {
         pending = false
         start = layer
         switch (held, layer) {
@@ -49,7 +49,7 @@ struct BoardSeed {
 
     /// The frame is written out: the board is reset to the frame's start, which is returned
     /// (`nil`: transparent).
-    mutating func finish() -> PreparedLayer? {
+    mutating func finish() -> Start? {
         held = start.map { .kept($0) } ?? .transparent
         return start
     }

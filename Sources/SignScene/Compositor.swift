@@ -13,7 +13,12 @@ public final class Compositor {
     private var canvases: [Canvas]
     /// Static subtrees' kept pixels; `nil` for the compositor that fills them.
     private let cache: SubtreeCache?
-    private var seed = BoardSeed()
+    private var seed = BoardSeed<StillLayers>()
+    /// The still layers the board starts from, while they stay the same.
+    private var still: StillLayers?
+    /// Scratch for choosing them, kept so a frame allocates nothing.
+    private var chosen: [Int] = []
+    private var blockers: [StillLayers.Box] = []
 
     /// Where a tree is drawn: the canvas, its parent's origin on the board, the clip, the
     /// nesting depth (which scratch canvases are free), its parent's time, and the coverage
@@ -49,19 +54,48 @@ public final class Compositor {
 
     private var board: Rect { Rect(x: 0, y: 0, width: Double(width), height: Double(height)) }
 
-    /// Starts a frame.
-    public func begin() {
+    /// Starts a frame whose top-level layers (in board coordinates) are `trees`, in drawing
+    /// order: the board is made what the frame starts from, their still layers
+    /// (`StillLayers`), which `draw` then passes over.
+    public func begin(_ trees: [(tree: PreparedLayer, time: Double)] = []) {
         seed.begin()
         cache?.beginFrame()
+        guard let cache else { return }
+        chosen.removeAll(keepingCapacity: true)
+        let board = self.board, (w, h) = (width, height)
+        StillLayers.choose(
+            count: trees.count, isStill: { trees[$0].tree.isStatic },
+            box: { i -> StillLayers.Box? in
+                let tree = trees[i].tree
+                if tree.isStatic { return cache.entry(tree, origin: .zero, clip: board).occupied }
+                return tree.extent.map { $0.pixelBounds(clippedTo: w, h) }
+            }, into: &chosen, blockers: &blockers)
+        if chosen.isEmpty {
+            prepareBoard(startingFrom: nil)
+            return
+        }
+        let same =
+            still.map { s in
+                s.layers.count == chosen.count && zip(s.layers, chosen).allSatisfy { $0 === trees[$1].tree }
+            }
+            ?? false
+        if !same {
+            // Drawn again only when the still layers change (a text set, a reload).
+            var canvas = Canvas(width: width, height: height)
+            for i in chosen {
+                let kept = cache.entry(trees[i].tree, origin: .zero, clip: board)
+                canvas.composite(kept.canvas, runs: kept.runs)
+            }
+            still = StillLayers(layers: chosen.map { trees[$0].tree }, canvas: canvas)
+        }
+        prepareBoard(startingFrom: still)
     }
 
-    /// Draws a top-level layer (in board coordinates) at scene time `t`.
+    /// Draws a top-level layer (in board coordinates) at scene time `t`; a still one is on
+    /// the board already.
     public func draw(_ layer: PreparedLayer, at t: Double) {
-        if seed.pending {
-            // A static first layer's kept pixels are the frame's starting point.
-            prepareBoard(startingFrom: cache != nil && layer.isStatic ? layer : nil)
-            if seed.start != nil { return }
-        }
+        if seed.pending { prepareBoard(startingFrom: nil) }
+        if let start = seed.start, start.contains(layer) { return }
         draw(layer, DrawContext(target: 0, origin: .zero, clip: board, depth: 1, time: t))
     }
 
@@ -69,15 +103,14 @@ public final class Compositor {
     /// as it goes to what the next frame starts from.
     public func finish(over background: Color, into frame: inout Frame) {
         if seed.pending { prepareBoard(startingFrom: nil) }
-        let next = seed.finish().map { cache!.entry($0, origin: .zero, clip: board).canvas }
-        canvases[0].write(into: &frame, over: background, resettingTo: next)
+        canvases[0].write(into: &frame, over: background, resettingTo: seed.finish()?.canvas)
     }
 
-    private func prepareBoard(startingFrom layer: PreparedLayer?) {
-        switch seed.prepare(startingFrom: layer) {
+    private func prepareBoard(startingFrom still: StillLayers?) {
+        switch seed.prepare(startingFrom: still) {
         case .none: break
         case .clear: canvases[0].clear()
-        case .copy(let layer): canvases[0].copy(from: cache!.entry(layer, origin: .zero, clip: board).canvas)
+        case .copy(let still): canvases[0].copy(from: still.canvas)
         }
     }
 

@@ -23,20 +23,24 @@ public final class Renderer {
 
     /// Renders `scene` at scene time `t` into `frame` (which must match the board's size).
     public func render(_ scene: PreparedScene, at t: Double, into frame: inout Frame) {
-        compositor.begin()
         if layerNanoseconds.count != scene.slots.count {
             layerNanoseconds = Array(repeating: 0, count: scene.slots.count)
         }
+        trees.removeAll(keepingCapacity: true)
+        for slot in scene.slots { trees.append(slot.drawing(at: t)) }
+        compositor.begin(trees)
         var start = Self.now()
-        for i in scene.slots.indices {
-            let (tree, time) = scene.slots[i].drawing(at: t)
-            compositor.draw(tree, at: time)
+        for i in trees.indices {
+            compositor.draw(trees[i].tree, at: trees[i].time)
             let end = Self.now()
             layerNanoseconds[i] = end &- start
             start = end
         }
         compositor.finish(over: scene.scene.background, into: &frame)
     }
+
+    /// This frame's top-level trees and their times (storage kept between frames).
+    private var trees: [(tree: PreparedLayer, time: Double)] = []
 
     /// CLOCK_MONOTONIC, ns (a vDSO read: a few ns, cheap beside a layer's drawing).
     private static func now() -> UInt64 {

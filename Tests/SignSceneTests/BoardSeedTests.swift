@@ -13,7 +13,7 @@ struct BoardSeedTests {
 
     @Test("the first frame clears the board; one that started transparent leaves the next nothing to do")
     func transparentFrames() {
-        var seed = BoardSeed()
+        var seed = BoardSeed<PreparedLayer>()
         seed.begin()
         #expect(seed.pending)
         #expect(seed.prepare(startingFrom: nil) == .clear, "nothing is known of the board yet")
@@ -26,7 +26,7 @@ struct BoardSeedTests {
     @Test("a static first layer is copied in once; while frames keep starting from it, never again")
     func keptFirstLayer() throws {
         let first = try Self.layer(), other = try Self.layer()
-        var seed = BoardSeed()
+        var seed = BoardSeed<PreparedLayer>()
         seed.begin()
         #expect(seed.prepare(startingFrom: first) == .copy(first))
         #expect(seed.finish() === first, "the board is reset to the first layer's pixels")
