@@ -308,6 +308,13 @@ def main():
     parser.add_argument("command", nargs=argparse.REMAINDER)
     args = parser.parse_args()
     command = args.command[1:] if args.command[:1] == ["--"] else args.command
+    # SIGTERM and SIGINT are blocked in every thread (the bus's GLib threads and the command
+    # reader inherit this) and taken by the main loop below, which passes them on. A Python
+    # handler would run only once the main thread's wait for the child is interrupted, which
+    # happens only when the kernel picks the main thread: picked another, signd was never
+    # told and the emulator waited for ever.
+    forwarded = {signal.SIGTERM, signal.SIGINT}
+    signal.pthread_sigmask(signal.SIG_BLOCK, forwarded)
     events_file = open(args.events, "a")
 
     bus = Bus(args.latency_ms / 1000)
@@ -324,10 +331,6 @@ def main():
 
     env = dict(os.environ, UMOCKDEV_DIR=root)
     child = subprocess.Popen(command, env=env)
-    # A parent may have started us with signals blocked (Foundation's Process does).
-    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGTERM, signal.SIGINT})
-    for sig in (signal.SIGTERM, signal.SIGINT):
-        signal.signal(sig, lambda s, f: os.kill(child.pid, s))  # not send_signal: it takes the lock wait() holds
 
     if args.commands:
         # The preload library wraps open() and read() under a lock that its ioctl
@@ -362,7 +365,11 @@ def main():
 
         threading.Thread(target=commands, daemon=True).start()
 
-    status = child.wait()
+    while child.poll() is None:
+        received = signal.sigtimedwait(forwarded, 0.05)
+        if received is not None:
+            os.kill(child.pid, received.si_signo)
+    status = child.returncode
     record("exit", status=status, max_in_flight=bus.stats())
     shutil.rmtree(root, ignore_errors=True)
     os._exit(status if status >= 0 else 128 - status)
