@@ -119,13 +119,14 @@ public final class USBSink: FrameSink {
     public func send(_ frame: Frame, number: UInt64, deadline: UInt64, display: DisplaySetting) {
         let schedule = inner.withLock { s -> Bool in
             guard s.state == .ok, !s.stopped else { return false }
-            var transfers = s.spare
+            // The spare storage is taken out before it is written: with a second reference
+            // left in `spare`, the write would copy it (two allocations a frame).
+            var transfers: [[UInt8]] = []
+            swap(&transfers, &s.spare)
             s.controller.encode(frame, display: display, into: &transfers)
             if let old = s.pending {
                 s.counters.dropped += 1
                 s.spare = old
-            } else {
-                s.spare = []
             }
             s.pending = transfers
             guard !s.pumpScheduled, s.inFlight < Self.maxInFlight else { return false }
