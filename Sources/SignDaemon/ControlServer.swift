@@ -70,19 +70,11 @@ public final class ControlServer: Sendable {
 
     /// A socket bound at `path` (not yet listening) whose file has `mode` and `gid`.
     private func bindSocketFile(mode: mode_t, gid: gid_t?) throws(Error) -> Int32 {
-        var address = sockaddr_un()
-        address.sun_family = sa_family_t(AF_UNIX)
-        let bytes = Array(path.utf8)
-        guard bytes.count < MemoryLayout.size(ofValue: address.sun_path) else {
-            throw Error(path: path, message: "longer than a socket path may be (107 bytes)")
-        }
-        withUnsafeMutableBytes(of: &address.sun_path) { $0.copyBytes(from: bytes) }
         let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard fd >= 0 else { throw Error(path: path, message: "socket: \(String(cString: strerror(errno)))") }
-        let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
-            }
+        guard let bound = UnixSocketAddress.with(path, { bind(fd, $0, $1) }) else {
+            close(fd)
+            throw Error(path: path, message: "longer than a socket path may be (107 bytes)")
         }
         guard bound == 0 else {
             let reason = String(cString: strerror(errno))
