@@ -45,14 +45,6 @@ public struct Damage: Sendable, Equatable {
     /// Marks every pixel.
     public mutating func addAll() { add((0, 0, width, height)) }
 
-    /// Marks what `other` (of the same size) marks.
-    public mutating func formUnion(_ other: Damage) {
-        guard other.width == width, other.height == height, !other.isEmpty else { return }
-        for y in other.top..<other.bottom {
-            if let span = other.span(y) { add((span.x0, y, span.x1, y + 1)) }
-        }
-    }
-
     /// Nothing changed.
     public mutating func removeAll() {
         guard !isEmpty else { return }
@@ -76,13 +68,5 @@ public struct Damage: Sendable, Equatable {
     func span(_ y: Int, or other: Damage) -> (x0: Int, x1: Int)? {
         let a = Int(min(x0[y], other.x0[y])), b = Int(max(x1[y], other.x1[y]))
         return a < b ? (a, b) : nil
-    }
-
-    /// How many pixels the spans cover.
-    public var pixelCount: Int {
-        guard !isEmpty else { return 0 }
-        var n = 0
-        for y in top..<bottom { n += span(y).map { $0.x1 - $0.x0 } ?? 0 }
-        return n
     }
 }

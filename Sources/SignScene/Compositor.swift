@@ -57,44 +57,35 @@ public final class Compositor {
     /// Starts a frame whose top-level layers (in board coordinates) are `trees`, in drawing
     /// order: the board is made what the frame starts from, their still layers
     /// (`StillLayers`), which `draw` then passes over.
-    public func begin(_ trees: [(tree: PreparedLayer, time: Double)] = []) {
+    public func begin(_ trees: [(tree: PreparedLayer, time: Double)]) {
         seed.begin()
         cache?.beginFrame()
-        guard let cache else { return }
         chosen.removeAll(keepingCapacity: true)
-        let board = self.board, (w, h) = (width, height)
-        StillLayers.choose(
-            count: trees.count, isStill: { trees[$0].tree.isStatic },
-            box: { i -> StillLayers.Box? in
-                let tree = trees[i].tree
-                if tree.isStatic { return cache.entry(tree, origin: .zero, clip: board).occupied }
-                return tree.extent.map { $0.pixelBounds(clippedTo: w, h) }
-            }, into: &chosen, blockers: &blockers)
-        if chosen.isEmpty {
-            prepareBoard(startingFrom: nil)
-            return
-        }
-        let same =
-            still.map { s in
-                s.layers.count == chosen.count && zip(s.layers, chosen).allSatisfy { $0 === trees[$1].tree }
+        if let cache {
+            let board = self.board, (w, h) = (width, height)
+            StillLayers.choose(
+                count: trees.count, isStill: { trees[$0].tree.isStatic },
+                box: { i -> StillLayers.Box? in
+                    let tree = trees[i].tree
+                    if tree.isStatic { return cache.entry(tree, origin: .zero, clip: board).occupied }
+                    return tree.extent.map { $0.pixelBounds(clippedTo: w, h) }
+                }, into: &chosen, blockers: &blockers)
+            if !chosen.isEmpty, still?.holds(chosen, of: trees) != true {
+                // Drawn again only when the still layers change (a text set, a reload).
+                var canvas = Canvas(width: width, height: height)
+                for i in chosen {
+                    let kept = cache.entry(trees[i].tree, origin: .zero, clip: board)
+                    canvas.composite(kept.canvas, runs: kept.runs)
+                }
+                still = StillLayers(layers: chosen.map { trees[$0].tree }, canvas: canvas)
             }
-            ?? false
-        if !same {
-            // Drawn again only when the still layers change (a text set, a reload).
-            var canvas = Canvas(width: width, height: height)
-            for i in chosen {
-                let kept = cache.entry(trees[i].tree, origin: .zero, clip: board)
-                canvas.composite(kept.canvas, runs: kept.runs)
-            }
-            still = StillLayers(layers: chosen.map { trees[$0].tree }, canvas: canvas)
         }
-        prepareBoard(startingFrom: still)
+        prepareBoard(startingFrom: chosen.isEmpty ? nil : still)
     }
 
     /// Draws a top-level layer (in board coordinates) at scene time `t`; a still one is on
     /// the board already.
     public func draw(_ layer: PreparedLayer, at t: Double) {
-        if seed.pending { prepareBoard(startingFrom: nil) }
         if let start = seed.start, start.contains(layer) { return }
         draw(layer, DrawContext(target: 0, origin: .zero, clip: board, depth: 1, time: t))
     }
@@ -102,7 +93,6 @@ public final class Compositor {
     /// Finishes a frame: the board over an opaque background, into `frame`, the board reset
     /// as it goes to what the next frame starts from.
     public func finish(over background: Color, into frame: inout Frame) {
-        if seed.pending { prepareBoard(startingFrom: nil) }
         canvases[0].write(into: &frame, over: background, resettingTo: seed.finish()?.canvas)
     }
 

@@ -19,6 +19,11 @@ final class StillLayers {
         self.canvas = canvas
     }
 
+    /// Whether they are the `chosen` of a frame's `trees`, the same trees in the same order.
+    func holds(_ chosen: [Int], of trees: [(tree: PreparedLayer, time: Double)]) -> Bool {
+        layers.count == chosen.count && zip(layers, chosen).allSatisfy { $0 === trees[$1].tree }
+    }
+
     /// Whether `layer` is one of them.
     func contains(_ layer: PreparedLayer) -> Bool { layers.contains { $0 === layer } }
 
