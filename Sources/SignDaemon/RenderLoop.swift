@@ -32,6 +32,9 @@ final class RenderLoop: Sendable {
     /// CLOCK_MONOTONIC, ns: how the frame's drawing and sending are timed.
     private let clock: @Sendable () -> UInt64
     private nonisolated(unsafe) var lastSlowReport: UInt64?
+    /// This frame's time in each output's `send`, in the order of `outputs.all` (kept for
+    /// the slow-frame report, which names the output a slow send spent its time in).
+    private nonisolated(unsafe) var sendTimes: [UInt64] = []
     private nonisolated(unsafe) var unreportedSlowFrames = 0
 
     init(
@@ -85,19 +88,27 @@ final class RenderLoop: Sendable {
             frame.fill(.black)
         }
         let drawn = clock()
-        for output in outputs.all {
+        let sinks = outputs.all
+        if sendTimes.count != sinks.count { sendTimes = Array(repeating: 0, count: sinks.count) }
+        var sent = drawn
+        for (i, output) in sinks.enumerated() {
             output.send(frame, number: tick.number, deadline: tick.deadline, display: setting)
+            let now = clock()
+            sendTimes[i] = now &- sent
+            sent = now
         }
-        let sent = clock()
+        if sinks.isEmpty { sent = clock() }
         if sent &- start > tick.period / 2 {
             reportSlowFrame(
-                tick, scene: scene, on: setting.on, render: drawn &- start, send: sent &- drawn, now: sent)
+                tick, scene: scene, on: setting.on, render: drawn &- start, send: sent &- drawn, now: sent,
+                outputs: sinks)
         }
         noticeLoopEnds(scene, at: tick.time)
     }
 
     private func reportSlowFrame(
-        _ tick: FrameClock.Tick, scene: PreparedScene, on: Bool, render: UInt64, send: UInt64, now: UInt64
+        _ tick: FrameClock.Tick, scene: PreparedScene, on: Bool, render: UInt64, send: UInt64, now: UInt64,
+        outputs: [any FrameSink]
     ) {
         // A frame of three periods or more (a stall) is always told; a merely slow one at
         // most once an interval.
@@ -112,6 +123,7 @@ final class RenderLoop: Sendable {
             frame: tick.number, renderNanoseconds: render, sendNanoseconds: send, cpuNanoseconds: cpu,
             blocked: usage.voluntarySwitches != tick.switchesAtStart,
             periodNanoseconds: tick.period,
+            outputs: zip(outputs, sendTimes).map { ($0.name, $1) },
             scene: scene, at: tick.time, layerNanoseconds: on ? renderer.layerNanoseconds : [],
             cacheFills: on ? renderer.cacheFills : 0)
         let unreported = unreportedSlowFrames

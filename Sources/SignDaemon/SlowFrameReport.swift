@@ -14,13 +14,15 @@ struct SlowFrameReport: Sendable {
     /// lock or for I/O) rather than only being preempted.
     let blocked: Bool
     let periodNanoseconds: UInt64
+    /// Per output, in the order frames go to them: its name and how long its `send` took.
+    let outputs: [(name: String, nanoseconds: UInt64)]
     /// Per layer: its id, how long it drew and what it was showing.
     let layers: [(id: String, nanoseconds: UInt64, showing: String)]
     let cacheFills: Int
 
     init(
         frame: UInt64, renderNanoseconds: UInt64, sendNanoseconds: UInt64, cpuNanoseconds: UInt64 = 0,
-        blocked: Bool = false, periodNanoseconds: UInt64,
+        blocked: Bool = false, periodNanoseconds: UInt64, outputs: [(name: String, nanoseconds: UInt64)] = [],
         scene: PreparedScene, at t: Double, layerNanoseconds: [UInt64], cacheFills: Int
     ) {
         self.frame = frame
@@ -29,6 +31,7 @@ struct SlowFrameReport: Sendable {
         self.cpuNanoseconds = cpuNanoseconds
         self.blocked = blocked
         self.periodNanoseconds = periodNanoseconds
+        self.outputs = outputs
         self.cacheFills = cacheFills
         layers = scene.slots.indices.map { i in
             let ns = i < layerNanoseconds.count ? layerNanoseconds[i] : 0
@@ -42,7 +45,11 @@ struct SlowFrameReport: Sendable {
         let parts = layers.sorted { $0.nanoseconds > $1.nanoseconds }.map {
             "\($0.id) \(ms($0.nanoseconds)) ms (\($0.showing))"
         }
-        return "slow frame \(frame): drawn in \(ms(renderNanoseconds)) ms and sent in \(ms(sendNanoseconds)) ms "
+        let sends =
+            outputs.isEmpty
+            ? "" : " (" + outputs.map { "\($0.name) \(ms($0.nanoseconds)) ms" }.joined(separator: ", ") + ")"
+        return
+            "slow frame \(frame): drawn in \(ms(renderNanoseconds)) ms and sent in \(ms(sendNanoseconds)) ms\(sends) "
             + "(\(ms(cpuNanoseconds)) ms of CPU\(blocked ? ", blocked" : "")), over half its \(ms(periodNanoseconds)) ms period; "
             + "\(cacheFills) static subtree(s) drawn into the cache; "
             + "layers: " + parts.joined(separator: ", ")

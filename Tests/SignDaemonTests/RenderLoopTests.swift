@@ -1,5 +1,6 @@
 import Foundation
 import SignGraphics
+import SignOutput
 import SignScene
 import Synchronization
 import Testing
@@ -96,5 +97,42 @@ struct RenderLoopTests {
         render(7, taking: 40_000_000, blocking: true)
         seen = waitFor(4)
         #expect(seen.last?.report.blocked == true && seen.last?.report.message.contains("of CPU, blocked)") == true)
+    }
+
+    /// An output that only counts the frames it is given.
+    final class CountingSink: FrameSink {
+        let name: String
+        let kind = "test"
+        let state = OutputState.ok
+        let frames = Mutex(0)
+        init(name: String) { self.name = name }
+        func send(_ frame: Frame, number: UInt64, deadline: UInt64, display: DisplaySetting) {
+            frames.withLock { $0 += 1 }
+        }
+        func stop() {}
+    }
+
+    @Test("a slow frame's report names the time each output's send took, in the order frames go to them")
+    func slowFramesTimeEachOutput() throws {
+        let store = try SceneStore(
+            config: Scene(width: 32, height: 8, layers: [TextLayer(id: "only", text: "Hi")]), fonts: Self.fonts)
+        let reports = Mutex<[SlowFrameReport]>([])
+        let clock = SteppingClock()
+        let sinks = [CountingSink(name: "shm0"), CountingSink(name: "board")]
+        let loop = RenderLoop(
+            store: store, outputs: OutputSet(sinks), events: EventBus(), clock: { clock.read() }
+        ) { report, _ in reports.withLock { $0.append(report) } }
+        // Four reads a frame with two outputs: before drawing, after drawing, after each send.
+        clock.set(step: 3_000_000)
+        loop.render(FrameClock.Tick(number: 9, deadline: 0, time: 0.1, period: 8_000_000))
+        let deadline = Date().addingTimeInterval(5)
+        while reports.withLock({ $0.isEmpty }) && Date() < deadline { Thread.sleep(forTimeInterval: 0.01) }
+        let report = try #require(reports.withLock { $0.first })
+        #expect(sinks.map { $0.frames.withLock { $0 } } == [1, 1])
+        #expect(report.sendNanoseconds == 6_000_000)
+        #expect(report.outputs.map(\.name) == ["shm0", "board"])
+        #expect(report.outputs.map(\.nanoseconds) == [3_000_000, 3_000_000])
+        #expect(
+            report.message.hasPrefix("slow frame 9: drawn in 3.0 ms and sent in 6.0 ms (shm0 3.0 ms, board 3.0 ms) ("))
     }
 }
