@@ -55,6 +55,17 @@ public struct Color: Sendable, Hashable {
 
     /// Straight-alpha interpolation in the encoded space, as CAGradientLayer interpolates `colors`.
     public func interpolated(to other: Color, fraction: Double) -> Color {
+        if fraction >= 0 && fraction <= 1 {
+            // The common case, all four channels at once: a + (b - a) * f for f in 0...1 never
+            // leaves a...b (rounding is monotonic and both ends are exact), so the clamp
+            // below would change nothing, and f is a number.
+            let a = SIMD4<Double>(Double(red), Double(green), Double(blue), Double(alpha))
+            let b = SIMD4<Double>(Double(other.red), Double(other.green), Double(other.blue), Double(other.alpha))
+            let v = a + (b - a) * fraction + 0.5
+            return Color(
+                red: UInt8(truncatingIfNeeded: Int(v[0])), green: UInt8(truncatingIfNeeded: Int(v[1])),
+                blue: UInt8(truncatingIfNeeded: Int(v[2])), alpha: UInt8(truncatingIfNeeded: Int(v[3])))
+        }
         func mix(_ a: UInt8, _ b: UInt8) -> UInt8 {
             // Rounded half up by truncation (no libm call): the value is clamped to 0...255 first.
             let v = Double(a) + (Double(b) - Double(a)) * fraction

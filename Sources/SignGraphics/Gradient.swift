@@ -67,10 +67,15 @@ extension Canvas {
         @inline(__always) func row(_ y: Int) -> Double {
             y == full.y0 || y == full.y1 - 1 ? Canvas.overlap(y, area.minY, area.maxY) : 1
         }
+        /// The last ramp colour and its premultiplied value: neighbouring pixels mostly share
+        /// a colour (8-bit steps, and the flat ends of a ramp), so it is converted once.
+        var last = (color: Color.clear, unit: ImageBitmap.premultiplied(.clear, opacity: opacity))
         /// The gradient's premultiplied colour at the centre of pixel (x, y).
         @inline(__always) func color(_ x: Int, _ y: Int) -> ImageBitmap.Pixel {
             let u = (Double(x) + 0.5 - rect.minX) / rect.width, v = (Double(y) + 0.5 - rect.minY) / rect.height
-            return ImageBitmap.premultiplied(gradient.ramp.color(at: gradient.location(u: u, v: v)), opacity: opacity)
+            let c = gradient.ramp.color(at: gradient.location(u: u, v: v))
+            if c != last.color { last = (c, ImageBitmap.premultiplied(c, opacity: opacity)) }
+            return last.unit
         }
         // An axial gradient along one axis changes only along it: the ramp is evaluated once
         // per column (kept for a chunk of columns on the stack) or once per row.
@@ -78,19 +83,21 @@ extension Canvas {
         let vertical = gradient.kind == .axial && gradient.startPoint.x == gradient.endPoint.x && !horizontal
         let chunk = 32
         paint(within: full, mask: mask) { blitter, b in
-            // No branch on a coverage of 0 (a text mask's shapes would mispredict it): a zero
-            // paint leaves the pixel as it was.
+            // A zero paint leaves the pixel as it was; along rows, eight columns a mask leaves
+            // out are passed over at once.
             if horizontal {
                 // Each column's colour, already scaled by the column's coverage.
-                withUnsafeTemporaryAllocation(of: UInt64.self, capacity: chunk) { colors in
+                withUnsafeTemporaryAllocation(of: Pixel.self, capacity: chunk) { colors in
                     for start in stride(from: b.x0, to: b.x1, by: chunk) {
                         let end = Swift.min(start + chunk, b.x1)
                         for x in start..<end {
-                            colors[x - start] = Canvas.spread(Canvas.pixel(color(x, full.y0) * Float(column(x))))
+                            let c = color(x, full.y0), cx = column(x)
+                            colors[x - start] = Canvas.pixel(cx == 1 ? c : c * Float(cx))
                         }
                         for y in b.y0..<b.y1 {
-                            let cy = Float(row(y)), line = blitter.row(y)
-                            for x in start..<end { line.blend(colors[x &- start], coverage: cy, at: x) }
+                            blitter.row(y).blend(
+                                colors.baseAddress!, count: end &- start, factor: Canvas.factor(Float(row(y))),
+                                at: start)
                         }
                     }
                 }

@@ -59,8 +59,9 @@ extension Canvas {
                                     let covered = even | odd << 8
                                     for j in 0..<2 {
                                         let c = UInt32(truncatingIfNeeded: covered >> (32 &* UInt64(j)))
-                                        let f = SIMD4(c & 0xFF, c >> 8 & 0xFF, c >> 16 & 0xFF, c >> 24)
-                                        line.blend(lanes, factors: f, at: x &+ k &+ 4 &* j)
+                                        if c != 0 {
+                                            line.blend(lanes, factors: Blitter.Row.lanes(c), at: x &+ k &+ 4 &* j)
+                                        }
                                     }
                                 }
                                 k &+= 8

@@ -28,4 +28,36 @@ struct ColorTests {
         let mid = Color.white.interpolated(to: .clear, fraction: 0.5)
         #expect(mid == Color(red: 128, green: 128, blue: 128, alpha: 128))
     }
+
+    @Test(
+        "interpolation rounds a + (b - a) x f, clamped to 0...255, half up, for fractions in and out of 0...1 (NaN keeps the first colour)"
+    )
+    func interpolationRoundsEachChannel() {
+        func reference(_ a: UInt8, _ b: UInt8, _ f: Double) -> UInt8 {
+            let v = Double(a) + (Double(b) - Double(a)) * f
+            if v.isNaN { return a }
+            return UInt8(Int(min(max(v, 0), 255) + 0.5))
+        }
+        let levels: [UInt8] = [0, 1, 2, 127, 128, 129, 200, 254, 255]
+        var fractions = (0...1000).map { Double($0) / 1000 }
+        fractions += [
+            Double.leastNonzeroMagnitude, 1.0.nextDown, 0.5.nextDown, 0.5.nextUp, 1 / 3, 2 / 3, -0.25, 1.25, -1e300,
+            1e300, .infinity, -.infinity, .nan,
+        ]
+        var wrong: [String] = []
+        for f in fractions {
+            for a in levels {
+                for b in levels {
+                    let from = Color(red: a, green: b, blue: a, alpha: b),
+                        to = Color(red: b, green: a, blue: 255, alpha: 0)
+                    let mixed = from.interpolated(to: to, fraction: f)
+                    let expected = Color(
+                        red: reference(a, b, f), green: reference(b, a, f), blue: reference(a, 255, f),
+                        alpha: reference(b, 0, f))
+                    if mixed != expected { wrong.append("\(from) to \(to) at \(f): \(mixed), not \(expected)") }
+                }
+            }
+        }
+        #expect(wrong.isEmpty, "\(wrong.count) wrong, first: \(wrong.prefix(3))")
+    }
 }
