@@ -7,7 +7,8 @@ extension Canvas {
         let n = Swift.min(width * height, frame.width * frame.height)
         pixels.withUnsafeBufferPointer { src in
             frame.pixels.withUnsafeMutableBytes { dst in
-                Canvas.convert(src.baseAddress!, into: dst.baseAddress!, from: 0, to: n, over: background)
+                Canvas.convert(
+                    src.baseAddress!, into: dst.baseAddress!, from: 0, to: n, over: Canvas.Backdrop(background))
             }
         }
     }
@@ -25,16 +26,17 @@ extension Canvas {
             frame.stamp == 0 || frame.stamp != writtenStamp || background != writtenBackground
             || frame.width != width || frame.height != height
         let (w, n) = (width, Swift.min(width * height, frame.width * frame.height))
+        let backdrop = Backdrop(background)
         pixels.withUnsafeMutableBufferPointer { board in
             let b = board.baseAddress!
             frame.pixels.withUnsafeMutableBytes { dst in
                 let d = dst.baseAddress!
                 if whole {
-                    Canvas.convert(b, into: d, from: 0, to: n, over: background)
+                    Canvas.convert(b, into: d, from: 0, to: n, over: backdrop)
                 } else if !damage.isEmpty || !written.isEmpty {
                     for y in Swift.min(damage.top, written.top)..<Swift.max(damage.bottom, written.bottom) {
                         guard let span = damage.span(y, or: written) else { continue }
-                        Canvas.convert(b, into: d, from: y &* w &+ span.x0, to: y &* w &+ span.x1, over: background)
+                        Canvas.convert(b, into: d, from: y &* w &+ span.x0, to: y &* w &+ span.x1, over: backdrop)
                     }
                 }
             }
@@ -66,14 +68,27 @@ extension Canvas {
     /// Frame stamps, never 0 and never given twice.
     private static let stamps = Atomic<UInt64>(0)
 
-    /// Writes pixels `start..<end` of `src` over `background` as RGB888 at `dst` (the pixel's
+    /// The opaque background a frame is written over, converted once a frame (not once a
+    /// row written).
+    struct Backdrop {
+        let pixel: Pixel
+        /// Black: a premultiplied pixel over it is the pixel.
+        let black: Bool
+
+        init(_ background: Color) {
+            pixel = premultiplied(Color(red: background.red, green: background.green, blue: background.blue))
+            black = background.red == 0 && background.green == 0 && background.blue == 0
+        }
+    }
+
+    /// Writes pixels `start..<end` of `src` over `backdrop` as RGB888 at `dst` (the pixel's
     /// index times 3). Writes no byte outside those pixels.
     static func convert(
-        _ s: UnsafePointer<Pixel>, into d: UnsafeMutableRawPointer, from start: Int, to end: Int, over background: Color
+        _ s: UnsafePointer<Pixel>, into d: UnsafeMutableRawPointer, from start: Int, to end: Int,
+        over backdrop: Backdrop
     ) {
         guard start < end else { return }
-        let bg = premultiplied(Color(red: background.red, green: background.green, blue: background.blue))
-        let black = background.red == 0 && background.green == 0 && background.blue == 0
+        let (bg, black) = (backdrop.pixel, backdrop.black)
         @inline(__always) func opaque(_ p: Pixel) -> Pixel { black ? p : over(spread(p), bg) }
         // Four pixels make three words of R, G, B bytes: three stores, none overlapping.
         var i = start

@@ -69,11 +69,21 @@ extension Int {
     /// `value` rounded by `rule` and clamped to ±`pixelLimit` (NaN is 0): how geometry,
     /// whatever animations or clients made of it, becomes a pixel index without trapping.
     @inlinable public init(pixel value: Double, _ rule: FloatingPointRoundingRule = .towardZero) {
-        let rounded = value.rounded(rule)
-        if rounded.isNaN {
+        guard !value.isNaN else {
             self = 0
-        } else {
-            self = Int(Swift.max(-Double(Int.pixelLimit), Swift.min(Double(Int.pixelLimit), rounded)))
+            return
+        }
+        // Clamped first (the limit is a whole number, so that commutes with rounding), then
+        // truncated and stepped for the rules geometry uses: no libm call on a CPU without
+        // a rounding instruction.
+        let limit = Double(Int.pixelLimit)
+        let clamped = value < -limit ? -limit : value > limit ? limit : value
+        let truncated = Int(clamped)
+        switch rule {
+        case .towardZero: self = truncated
+        case .down: self = Double(truncated) > clamped ? truncated &- 1 : truncated
+        case .up: self = Double(truncated) < clamped ? truncated &+ 1 : truncated
+        default: self = Int(clamped.rounded(rule))
         }
     }
 }
