@@ -39,12 +39,29 @@ public struct PreparedScene: Sendable {
         /// the transition back from the last one) in scene time, else the layer's tree at its
         /// local time.
         public func drawing(at t: Double) -> (tree: PreparedLayer, time: Double) {
-            if let run = notifications, t >= run.begin {
+            withUnsafePointer(to: self) { Self.drawing($0, at: t) }
+        }
+
+        /// `drawing(at:)` of the slot at `slot`, read in place: a call on an element of the
+        /// scene's slots copies the whole slot (its layers and notifications retained and
+        /// released) every frame; reading its fields through a pointer does not.
+        static func drawing(_ slot: UnsafePointer<Slot>, at t: Double) -> (tree: PreparedLayer, time: Double) {
+            if let begin = slot.pointee.notifications?.begin, t >= begin, let run = slot.pointee.notifications {
                 if let show = run.show(at: t) { return (show.tree, t) }
                 if t < run.end + run.exitDuration { return (run.exit, t) }
             }
-            let local = localTime(t)
-            return (tree(at: local), local)
+            let local: Double
+            if let pausedAt = slot.pointee.pausedAt {
+                local = pausedAt
+            } else if slot.pointee.notifications == nil {
+                local = t - slot.pointee.lag
+            } else {
+                local = slot.pointee.localTime(t)
+            }
+            if let from = slot.pointee.next?.from, local >= from, let next = slot.pointee.next?.layer.tree {
+                return (next, local)
+            }
+            return (slot.pointee.current.tree, local)
         }
 
         /// This slot with a notification run that is over folded into its clock. A new run

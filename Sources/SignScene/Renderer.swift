@@ -27,7 +27,9 @@ public final class Renderer {
             layerNanoseconds = Array(repeating: 0, count: scene.slots.count)
         }
         trees.removeAll(keepingCapacity: true)
-        for slot in scene.slots { trees.append(slot.drawing(at: t)) }
+        scene.slots.withUnsafeBufferPointer { slots in
+            for i in slots.indices { trees.append(PreparedScene.Slot.drawing(slots.baseAddress! + i, at: t)) }
+        }
         compositor.begin(trees)
         var start = Self.now()
         for i in trees.indices {
