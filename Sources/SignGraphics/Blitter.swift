@@ -31,8 +31,11 @@ struct Blitter {
         func blend(_ color: Lanes, factors: SIMD8<UInt16>, at x: Int) {
             var fv = factors
             if let mask {
-                // In 16-bit lanes: SSE2 has no 32-bit multiply, and 255 x 255 + 128 fits.
-                fv = Canvas.product(fv, Self.lanes(UnsafeRawPointer(mask + x).loadUnaligned(as: UInt32.self)))
+                // In 16-bit lanes: SSE2 has no 32-bit multiply, and 255 x 255 + 128 fits. A
+                // mask of 0 paints nothing; one of 255 (inside an edge fade) scales nothing.
+                let m = UnsafeRawPointer(mask + x).loadUnaligned(as: UInt32.self)
+                if m == 0 { return }
+                if m != .max { fv = Canvas.product(fv, Self.lanes(m)) }
             }
             Canvas.over(even: Canvas.product(color.even, fv), odd: Canvas.product(color.odd, fv), at: dst + x)
         }
