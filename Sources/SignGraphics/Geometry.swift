@@ -68,7 +68,8 @@ extension Int {
 
     /// `value` rounded by `rule` and clamped to ±`pixelLimit` (NaN is 0): how geometry,
     /// whatever animations or clients made of it, becomes a pixel index without trapping.
-    @inlinable public init(pixel value: Double, _ rule: FloatingPointRoundingRule = .towardZero) {
+    @inlinable @inline(__always)
+    public init(pixel value: Double, _ rule: FloatingPointRoundingRule = .towardZero) {
         guard !value.isNaN else {
             self = 0
             return

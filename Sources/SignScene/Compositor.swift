@@ -67,7 +67,7 @@ public final class Compositor {
                 count: trees.count, isStill: { trees[$0].tree.isStatic },
                 box: { i -> StillLayers.Box? in
                     let tree = trees[i].tree
-                    if tree.isStatic { return cache.entry(tree, origin: .zero, clip: board).occupied }
+                    if tree.isStatic { return cache.occupied(tree, origin: .zero, clip: board) }
                     return tree.extent.map { $0.pixelBounds(clippedTo: w, h) }
                 }, into: &chosen, blockers: &blockers)
             if !chosen.isEmpty, still?.holds(chosen, of: trees) != true {
@@ -131,7 +131,17 @@ public final class Compositor {
             guard reach.width > 0, reach.height > 0 else { return }
         }
         let t = prepared.model.localTime(context.time)
-        let layer = prepared.model.presentation(at: t)
+        if prepared.model.animations.isEmpty {
+            // The model is what shows: passed as it is, not copied (a layer's copy retains
+            // its text, sublayers and animations, and releases them after).
+            draw(prepared, showing: prepared.model, at: t, context)
+        } else {
+            draw(prepared, showing: prepared.model.presentation(at: t), at: t, context)
+        }
+    }
+
+    /// Draws `prepared` showing `layer`, its presentation at its local time `t`.
+    private func draw(_ prepared: PreparedLayer, showing layer: Layer, at t: Double, _ context: DrawContext) {
         guard !layer.isHidden, layer.opacity > 0 else { return }
         let frame = layer.frame.offsetBy(dx: context.origin.x, dy: context.origin.y)
         let rounded = layer.masksToBounds && layer.cornerRadius > 0

@@ -23,9 +23,13 @@ public final class Renderer {
 
     /// Renders `scene` at scene time `t` into `frame` (which must match the board's size).
     public func render(_ scene: PreparedScene, at t: Double, into frame: inout Frame) {
-        if layerNanoseconds.count != scene.slots.count {
-            layerNanoseconds = Array(repeating: 0, count: scene.slots.count)
-        }
+        // The kept arrays are worked on as locals (taken out and put back): each access to a
+        // class's stored array is checked for exclusivity at run time.
+        var trees: [(tree: PreparedLayer, time: Double)] = []
+        var times: [UInt64] = []
+        swap(&trees, &self.trees)
+        swap(&times, &layerNanoseconds)
+        if times.count != scene.slots.count { times = Array(repeating: 0, count: scene.slots.count) }
         trees.removeAll(keepingCapacity: true)
         scene.slots.withUnsafeBufferPointer { slots in
             for i in slots.indices { trees.append(PreparedScene.Slot.drawing(slots.baseAddress! + i, at: t)) }
@@ -35,10 +39,12 @@ public final class Renderer {
         for i in trees.indices {
             compositor.draw(trees[i].tree, at: trees[i].time)
             let end = Self.now()
-            layerNanoseconds[i] = end &- start
+            times[i] = end &- start
             start = end
         }
         compositor.finish(over: scene.scene.background, into: &frame)
+        swap(&trees, &self.trees)
+        swap(&times, &layerNanoseconds)
     }
 
     /// This frame's top-level trees and their times (storage kept between frames).

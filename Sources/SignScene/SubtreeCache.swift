@@ -57,6 +57,12 @@ final class SubtreeCache {
         entries[index(layer, origin: origin, clip: clip)]
     }
 
+    /// Where the kept pixels of static `layer` at `origin` within `clip` are not transparent
+    /// (drawn now if needed), without copying the entry.
+    func occupied(_ layer: PreparedLayer, origin: Point, clip: Rect) -> (x0: Int, y0: Int, x1: Int, y1: Int) {
+        entries[index(layer, origin: origin, clip: clip)].occupied
+    }
+
     /// Static `layer`, a mask, at `origin` as a coverage mask over the board, with the box
     /// where it is not transparent. A mask that moves by whole pixels is not drawn again: it
     /// is kept at the fractional part of its origin and placed at the whole part, when its
