@@ -29,6 +29,17 @@ public struct ColorRamp: Sendable, Hashable {
         }
     }
 
+    /// The ramp's flat ends: at a position at most `low` the colour is the first, past
+    /// `high` the last (what `color(at:)` returns there). `nil` when the ramp has fewer than
+    /// two colours or a location is not a finite number.
+    public var flatEnds: (low: Double, high: Double)? {
+        guard colors.count > 1 else { return nil }
+        let resolved = resolvedLocations
+        let (low, high) = (resolved[0], resolved[resolved.count - 1])
+        guard low.isFinite, high.isFinite, resolved.allSatisfy({ $0.isFinite }) else { return nil }
+        return (low, high)
+    }
+
     /// The colour at a position along the gradient's axis (0 at startPoint, 1 at endPoint).
     /// Walks the locations in place (running maximum included): no allocation per call.
     public func color(at position: Double) -> Color {

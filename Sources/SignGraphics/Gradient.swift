@@ -70,13 +70,19 @@ extension Canvas {
         /// The last ramp colour and its premultiplied value: neighbouring pixels mostly share
         /// a colour (8-bit steps, and the flat ends of a ramp), so it is converted once.
         var last = (color: Color.clear, unit: ImageBitmap.premultiplied(.clear, opacity: opacity))
-        /// The gradient's premultiplied colour at the centre of pixel (x, y).
-        @inline(__always) func color(_ x: Int, _ y: Int) -> ImageBitmap.Pixel {
+        /// Where the centre of pixel (x, y) lies along the ramp.
+        @inline(__always) func location(_ x: Int, _ y: Int) -> Double {
             let u = (Double(x) + 0.5 - rect.minX) / rect.width, v = (Double(y) + 0.5 - rect.minY) / rect.height
-            let c = gradient.ramp.color(at: gradient.location(u: u, v: v))
+            return gradient.location(u: u, v: v)
+        }
+        /// The ramp's premultiplied colour at `position`.
+        @inline(__always) func color(at position: Double) -> ImageBitmap.Pixel {
+            let c = gradient.ramp.color(at: position)
             if c != last.color { last = (c, ImageBitmap.premultiplied(c, opacity: opacity)) }
             return last.unit
         }
+        /// The gradient's premultiplied colour at the centre of pixel (x, y).
+        @inline(__always) func color(_ x: Int, _ y: Int) -> ImageBitmap.Pixel { color(at: location(x, y)) }
         // An axial gradient along one axis changes only along it: the ramp is evaluated once
         // per column (kept for a chunk of columns on the stack) or once per row.
         let horizontal = gradient.kind == .axial && gradient.startPoint.y == gradient.endPoint.y
@@ -86,12 +92,25 @@ extension Canvas {
             // A zero paint leaves the pixel as it was; along rows, eight columns a mask leaves
             // out are passed over at once.
             if horizontal {
+                // Finite geometry: positions are then numbers, never NaN (which the ramp reads
+                // as its last colour and a bisection could not place).
+                let finite =
+                    rect.minX.isFinite && rect.minY.isFinite && rect.width.isFinite && rect.height.isFinite
+                    && gradient.startPoint.x.isFinite && gradient.startPoint.y.isFinite
+                    && gradient.endPoint.x.isFinite && gradient.endPoint.y.isFinite
+                let flat = finite ? Self.flatColumns(of: gradient, in: b.x0..<b.x1) { location($0, full.y0) } : nil
+                let (before, from) = flat.map { ($0.before, $0.from) } ?? (b.x0, b.x1)
+                let (first, last) = flat.map { (color(at: $0.first), color(at: $0.last)) } ?? (.zero, .zero)
+                /// Column x's colour: a flat end's without its position, else the ramp's.
+                @inline(__always) func columnColor(_ x: Int) -> ImageBitmap.Pixel {
+                    x < before ? first : x >= from ? last : color(x, full.y0)
+                }
                 // Each column's colour, already scaled by the column's coverage.
                 withUnsafeTemporaryAllocation(of: Pixel.self, capacity: chunk) { colors in
                     for start in stride(from: b.x0, to: b.x1, by: chunk) {
                         let end = Swift.min(start + chunk, b.x1)
                         for x in start..<end {
-                            let c = color(x, full.y0), cx = column(x)
+                            let c = columnColor(x), cx = column(x)
                             colors[x - start] = Canvas.pixel(cx == 1 ? c : c * Float(cx))
                         }
                         for y in b.y0..<b.y1 {
@@ -115,6 +134,33 @@ extension Canvas {
                 }
             }
         }
+    }
+
+    /// For an axial gradient along rows: the columns of `columns` that show a flat end of the
+    /// ramp, found by bisection rather than by each column's position. Positions along a
+    /// row are monotonic in x (each step of `location` rounds monotonically), so the columns
+    /// before `before` all show the colour at `first` and those from `from` the colour at
+    /// `last`: the ramp's first and last colours, in the order the axis runs. `nil` when the
+    /// ramp has no flat ends (`ColorRamp.flatEnds`).
+    static func flatColumns(
+        of gradient: Gradient, in columns: Range<Int>, location: (Int) -> Double
+    ) -> (before: Int, first: Double, from: Int, last: Double)? {
+        guard let ends = gradient.ramp.flatEnds, !columns.isEmpty else { return nil }
+        /// The first column from which `test` holds (it holds from some column on).
+        func firstColumn(where test: (Double) -> Bool) -> Int {
+            var (lo, hi) = (columns.lowerBound, columns.upperBound)
+            while lo < hi {
+                let mid = lo + (hi - lo) / 2
+                if test(location(mid)) { hi = mid } else { lo = mid + 1 }
+            }
+            return lo
+        }
+        // Positions at most `low` show the first colour; past `high`, the last.
+        let (below, above) = (ends.low, ends.high.nextUp)
+        if gradient.endPoint.x >= gradient.startPoint.x {
+            return (firstColumn { $0 > ends.low }, below, firstColumn { $0 > ends.high }, above)
+        }
+        return (firstColumn { $0 <= ends.high }, above, firstColumn { $0 <= ends.low }, below)
     }
 
     /// How much of pixel `p` (the span p..<p+1) lies between `lo` and `hi`.
