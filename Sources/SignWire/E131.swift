@@ -121,8 +121,35 @@ public enum E131 {
         for (i, byte) in cid.prefix(16).enumerated() { p[22 + i] = byte }
     }
 
-    /// Reads a datagram as a data or sync packet, checking every length and vector.
+    /// What a packet says about its slots: a data packet's framing and DMP fields, or a sync
+    /// packet's. `parseFraming` checks all `parse` checks but copies out neither the sender's
+    /// CID nor its name, so it allocates nothing: what a receiver needs for every packet.
+    public enum Framing: Sendable, Equatable {
+        case data(
+            priority: UInt8, syncAddress: UInt16, sequence: UInt8, options: UInt8, universe: UInt16, slots: Range<Int>)
+        case sync(sequence: UInt8, syncAddress: UInt16)
+    }
+
+    /// Reads a datagram as a data or sync packet, checking every length and vector: its
+    /// framing (`parseFraming`) with the sender's CID and name.
     public static func parse(_ d: UnsafeRawBufferPointer) throws(WireError) -> Packet {
+        let framing = try parseFraming(d)
+        let cid = Array(d[22..<38])
+        switch framing {
+        case .sync(let sequence, let syncAddress):
+            return .sync(SyncPacket(cid: cid, sequence: sequence, syncAddress: syncAddress))
+        case .data(let priority, let syncAddress, let sequence, let options, let universe, let slots):
+            let nameBytes = d[44..<108].prefix { $0 != 0 }
+            return .data(
+                DataPacket(
+                    cid: cid, sourceName: String(decoding: nameBytes, as: UTF8.self), priority: priority,
+                    syncAddress: syncAddress, sequence: sequence, options: options, universe: universe,
+                    slots: slots))
+        }
+    }
+
+    /// A datagram's framing, every length and vector checked; nothing allocated.
+    public static func parseFraming(_ d: UnsafeRawBufferPointer) throws(WireError) -> Framing {
         guard d.count >= syncPacketSize else {
             throw WireError(.short, "an E1.31 packet is at least 49 bytes; this one has \(d.count)")
         }
@@ -132,7 +159,6 @@ public enum E131 {
         guard d.u16(0) == 0x0010, d.u16(2) == 0, identifier.indices.allSatisfy({ d[4 + $0] == identifier[$0] }) else {
             throw WireError(.wrongVector, "not an ACN packet (preamble or identifier)")
         }
-        let cid = Array(d[22..<38])
         // Each layer's length (low 12 bits) must reach exactly to the end of the datagram.
         func layerLength(at offset: Int) -> Int { Int(d.u16(offset) & 0x0fff) }
         guard layerLength(at: 16) == d.count - 16, layerLength(at: 38) == d.count - 38 else {
@@ -140,7 +166,7 @@ public enum E131 {
         }
         switch (d.u32(18), d.u32(40)) {
         case (rootExtended, framingSync):
-            return .sync(SyncPacket(cid: cid, sequence: d[44], syncAddress: d.u16(45)))
+            return .sync(sequence: d[44], syncAddress: d.u16(45))
         case (rootData, framingData):
             guard d.count >= 126 else { throw WireError(.short, "an E1.31 data packet has a 126-byte header") }
             guard layerLength(at: 115) == d.count - 115, d[117] == 0x02, d[118] == 0xa1, d.u16(121) == 1 else {
@@ -155,12 +181,9 @@ public enum E131 {
             guard universes.contains(universe) else {
                 throw WireError(.invalid, "universe \(universe) is outside 1...63999")
             }
-            let nameBytes = d[44..<108].prefix { $0 != 0 }
             return .data(
-                DataPacket(
-                    cid: cid, sourceName: String(decoding: nameBytes, as: UTF8.self), priority: d[108],
-                    syncAddress: d.u16(109), sequence: d[111], options: d[112], universe: universe,
-                    slots: 126..<d.count))
+                priority: d[108], syncAddress: d.u16(109), sequence: d[111], options: d[112], universe: universe,
+                slots: 126..<d.count)
         default:
             throw WireError(
                 .wrongVector,

@@ -3,9 +3,8 @@
 /// buffer, and a frame is complete on DDP's push, on an E1.31 sync or ArtSync packet, or
 /// when every universe of the frame has come. Every datagram is parsed with bounds checks;
 /// a refused one is counted by reason and changes nothing. Pure, so it is tested, fuzzed
-/// and benchmarked without sockets. DDP and Art-Net allocate nothing after `init`; E1.31
-/// allocates once a packet, because `E131.parse` returns the CID and source name as an
-/// array and a string (13 mallocs a 64x32 frame, on the receiving thread).
+/// and benchmarked without sockets. Nothing is allocated after `init`: E1.31 packets are
+/// read through `E131.parseFraming`, which leaves the sender's CID and name unread.
 public struct StreamAssembler: Sendable {
     public enum Wire: String, Sendable, CaseIterable { case ddp, e131, artnet }
 
@@ -123,32 +122,32 @@ public struct StreamAssembler: Sendable {
     }
 
     private mutating func takeE131(_ d: UnsafeRawBufferPointer, now: UInt64) throws(WireError) -> Bool {
-        switch try E131.parse(d) {
-        case .sync(let sync):
-            guard sync.syncAddress == syncedUniverse, arrivedCount > 0 else { return false }
+        switch try E131.parseFraming(d) {
+        case .sync(_, let syncAddress):
+            guard syncAddress == syncedUniverse, arrivedCount > 0 else { return false }
             return finish()
-        case .data(let data):
-            if data.options & E131.preview != 0 { return false }
-            let index = Int(data.universe) - firstUniverse
+        case .data(let priority, let syncAddress, _, let options, let universe, let slots):
+            if options & E131.preview != 0 { return false }
+            let index = Int(universe) - firstUniverse
             guard index >= 0, index < universeCount else { return refuseUniverse() }
             // The standard's merge: the highest priority wins while it keeps sending.
-            if data.priority < priority, now &- priorityHeard < Self.priorityHold {
+            if priority < self.priority, now &- priorityHeard < Self.priorityHold {
                 counters.lowPriority &+= 1
                 return false
             }
-            priority = data.priority
+            self.priority = priority
             priorityHeard = now
             // The source says it stops: the layer goes dark now, not after the timeout.
-            if data.options & E131.streamTerminated != 0 {
+            if options & E131.streamTerminated != 0 {
                 terminated = true
-                priority = 0
+                self.priority = 0
                 priorityHeard = 0
                 return false
             }
             terminated = false
-            place(index, d, data.slots)
-            syncedUniverse = data.syncAddress
-            return data.syncAddress == 0 && arrivedCount == universeCount ? finish() : false
+            place(index, d, slots)
+            syncedUniverse = syncAddress
+            return syncAddress == 0 && arrivedCount == universeCount ? finish() : false
         }
     }
 

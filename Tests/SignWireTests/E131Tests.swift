@@ -65,6 +65,11 @@ struct E131Tests {
         #expect(
             try built[1].withUnsafeBytes { try E131.parse($0) }
                 == .sync(.init(cid: Array(1...16), sequence: 17, syncAddress: 9)))
+        // What a receiver reads of every packet: the same fields, without the CID and name.
+        #expect(
+            try built[0].withUnsafeBytes { try E131.parseFraming($0) }
+                == .data(priority: 120, syncAddress: 0, sequence: 200, options: 0, universe: 3, slots: data.slots))
+        #expect(try built[1].withUnsafeBytes { try E131.parseFraming($0) } == .sync(sequence: 17, syncAddress: 9))
     }
 
     @Test("each layer's length and vector is checked; what fails is refused with its reason")
