@@ -32,12 +32,11 @@ public struct ColorRamp: Sendable, Hashable {
     /// The ramp's flat ends: at a position at most `low` the colour is the first, past
     /// `high` the last (what `color(at:)` returns there). `nil` when the ramp has fewer than
     /// two colours or a location is not a finite number.
-    public var flatEnds: (low: Double, high: Double)? {
+    var flatEnds: (low: Double, high: Double)? {
         guard colors.count > 1 else { return nil }
         let resolved = resolvedLocations
-        let (low, high) = (resolved[0], resolved[resolved.count - 1])
-        guard low.isFinite, high.isFinite, resolved.allSatisfy({ $0.isFinite }) else { return nil }
-        return (low, high)
+        guard resolved.allSatisfy(\.isFinite) else { return nil }
+        return (resolved[0], resolved[resolved.count - 1])
     }
 
     /// The colour at a position along the gradient's axis (0 at startPoint, 1 at endPoint).

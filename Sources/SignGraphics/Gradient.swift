@@ -69,7 +69,7 @@ extension Canvas {
         }
         /// The last ramp colour and its premultiplied value: neighbouring pixels mostly share
         /// a colour (8-bit steps, and the flat ends of a ramp), so it is converted once.
-        var last = (color: Color.clear, unit: ImageBitmap.premultiplied(.clear, opacity: opacity))
+        var converted = (color: Color.clear, unit: ImageBitmap.premultiplied(.clear, opacity: opacity))
         /// Where the centre of pixel (x, y) lies along the ramp.
         @inline(__always) func location(_ x: Int, _ y: Int) -> Double {
             let u = (Double(x) + 0.5 - rect.minX) / rect.width, v = (Double(y) + 0.5 - rect.minY) / rect.height
@@ -78,8 +78,8 @@ extension Canvas {
         /// The ramp's premultiplied colour at `position`.
         @inline(__always) func color(at position: Double) -> ImageBitmap.Pixel {
             let c = gradient.ramp.color(at: position)
-            if c != last.color { last = (c, ImageBitmap.premultiplied(c, opacity: opacity)) }
-            return last.unit
+            if c != converted.color { converted = (c, ImageBitmap.premultiplied(c, opacity: opacity)) }
+            return converted.unit
         }
         /// The gradient's premultiplied colour at the centre of pixel (x, y).
         @inline(__always) func color(_ x: Int, _ y: Int) -> ImageBitmap.Pixel { color(at: location(x, y)) }
@@ -100,10 +100,11 @@ extension Canvas {
                     && gradient.endPoint.x.isFinite && gradient.endPoint.y.isFinite
                 let flat = finite ? Self.flatColumns(of: gradient, in: b.x0..<b.x1) { location($0, full.y0) } : nil
                 let (before, from) = flat.map { ($0.before, $0.from) } ?? (b.x0, b.x1)
-                let (first, last) = flat.map { (color(at: $0.first), color(at: $0.last)) } ?? (.zero, .zero)
+                let (colorBefore, colorFrom) =
+                    flat.map { (color(at: $0.positionBefore), color(at: $0.positionFrom)) } ?? (.zero, .zero)
                 /// Column x's colour: a flat end's without its position, else the ramp's.
                 @inline(__always) func columnColor(_ x: Int) -> ImageBitmap.Pixel {
-                    x < before ? first : x >= from ? last : color(x, full.y0)
+                    x < before ? colorBefore : x >= from ? colorFrom : color(x, full.y0)
                 }
                 // Each column's colour, already scaled by the column's coverage.
                 withUnsafeTemporaryAllocation(of: Pixel.self, capacity: chunk) { colors in
@@ -139,12 +140,12 @@ extension Canvas {
     /// For an axial gradient along rows: the columns of `columns` that show a flat end of the
     /// ramp, found by bisection rather than by each column's position. Positions along a
     /// row are monotonic in x (each step of `location` rounds monotonically), so the columns
-    /// before `before` all show the colour at `first` and those from `from` the colour at
-    /// `last`: the ramp's first and last colours, in the order the axis runs. `nil` when the
-    /// ramp has no flat ends (`ColorRamp.flatEnds`).
+    /// before `before` all show the ramp's colour at `positionBefore` and those from `from`
+    /// its colour at `positionFrom`: its first and last colours, in the order the axis runs.
+    /// `nil` when the ramp has no flat ends (`ColorRamp.flatEnds`).
     static func flatColumns(
         of gradient: Gradient, in columns: Range<Int>, location: (Int) -> Double
-    ) -> (before: Int, first: Double, from: Int, last: Double)? {
+    ) -> (before: Int, positionBefore: Double, from: Int, positionFrom: Double)? {
         guard let ends = gradient.ramp.flatEnds, !columns.isEmpty else { return nil }
         /// The first column from which `test` holds (it holds from some column on).
         func firstColumn(where test: (Double) -> Bool) -> Int {
