@@ -42,7 +42,7 @@ extension LayerProperty {
 }
 
 /// Reading and writing a layer's animatable properties by Core Animation key path.
-extension Layer {
+extension Layer: AnimationTarget {
     /// A property by key path; `nil` for a name that is no property, or a property this
     /// layer's content does not have.
     public subscript(keyPath keyPath: String) -> AnimatableValue? {
@@ -191,17 +191,7 @@ extension Layer {
     public func presentation(at t: Double) -> Layer {
         guard !animations.isEmpty else { return self }
         var layer = self
-        for animation in animations {
-            if case .property(let a) = animation {
-                // A property's animation directly (most of them): the same as `apply`, without
-                // going through the reading and writing closures.
-                if a.isRemovedOnCompletion && t >= animation.endTime { continue }
-                guard let base = layer[a.keyPath], let value = a.value(atParentTime: t, base: base) else { continue }
-                layer[a.keyPath] = value
-            } else {
-                animation.apply(atParentTime: t, get: { layer[$0] }, set: { layer[$0] = $1 })
-            }
-        }
+        for animation in animations { animation.apply(atParentTime: t, to: &layer) }
         return layer
     }
 }

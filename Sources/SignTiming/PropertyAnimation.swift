@@ -82,17 +82,29 @@ public struct AnimationGroup<Value: Interpolatable, Key: Hashable & Sendable>: S
     }
 }
 
+/// What animations are applied to: animatable values by key (a layer's properties by key
+/// path). Written in place, so applying an animation neither copies the target nor calls
+/// through closures.
+public protocol AnimationTarget {
+    associatedtype Key
+    associatedtype Value
+    /// The value under `key`; `nil` when the target has no such property. Setting `nil`
+    /// changes nothing.
+    subscript(key: Key) -> Value? { get set }
+}
+
 /// An animation attached to a layer: one property's, or a group of them.
 public indirect enum Animation<Value: Interpolatable, Key: Hashable & Sendable>: Sendable, Equatable {
     case property(PropertyAnimation<Value, Key>)
     case group(AnimationGroup<Value, Key>)
 
-    /// Applies the animation, attached to a layer, at parent time `t`: reads the value
-    /// beneath each animated property with `get` and writes the animated value with `set`.
-    /// An animation removed on completion does nothing once its active window is over.
-    @inlinable public func apply(atParentTime t: Double, get: (Key) -> Value?, set: (Key, Value) -> Void) {
+    /// Applies the animation, attached to a layer, at parent time `t` to `target`: reads the
+    /// value beneath each animated property and writes the animated value in its place. An
+    /// animation removed on completion does nothing once its active window is over.
+    @inlinable public func apply<Target: AnimationTarget>(atParentTime t: Double, to target: inout Target)
+    where Target.Key == Key, Target.Value == Value {
         if isRemovedOnCompletion && t >= endTime { return }
-        applyInGroup(atParentTime: t, get: get, set: set)
+        applyInGroup(atParentTime: t, to: &target)
     }
 
     /// Whether the animation is dropped once it completes.
@@ -103,16 +115,17 @@ public indirect enum Animation<Value: Interpolatable, Key: Hashable & Sendable>:
         }
     }
 
-    @inlinable func applyInGroup(atParentTime t: Double, get: (Key) -> Value?, set: (Key, Value) -> Void) {
+    @inlinable func applyInGroup<Target: AnimationTarget>(atParentTime t: Double, to target: inout Target)
+    where Target.Key == Key, Target.Value == Value {
         switch self {
         case .property(let animation):
-            guard let base = get(animation.keyPath),
+            guard let base = target[animation.keyPath],
                 let value = animation.value(atParentTime: t, base: base)
             else { return }
-            set(animation.keyPath, value)
+            target[animation.keyPath] = value
         case .group(let group):
             guard let local = group.timing.local(atParentTime: t) else { return }
-            for child in group.animations { child.applyInGroup(atParentTime: local.time, get: get, set: set) }
+            for child in group.animations { child.applyInGroup(atParentTime: local.time, to: &target) }
         }
     }
 

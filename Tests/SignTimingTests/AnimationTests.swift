@@ -100,7 +100,7 @@ struct AnimationTests {
         var values: [String: Double] = ["x": -1]
         func at(_ t: Double) -> Double {
             values["x"] = -1
-            group.apply(atParentTime: t, get: { values[$0] }, set: { values[$0] = $1 })
+            group.apply(atParentTime: t, to: &values)
             return values["x"]!
         }
         #expect(at(4.9) == -1)  // before the group
@@ -130,3 +130,6 @@ struct AnimationTests {
         #expect(a.value(atParentTime: 1.7, base: []) == [0, 0, 0.25])
     }
 }
+
+/// A dictionary of values by name: the simplest thing an animation writes to.
+extension Dictionary: AnimationTarget {}
