@@ -75,8 +75,8 @@ extension Int {
             return
         }
         // Clamped first (the limit is a whole number, so that commutes with rounding), then
-        // truncated and stepped for the rules geometry uses: no libm call on a CPU without
-        // a rounding instruction.
+        // truncated and stepped for the rules geometry uses. Always inlined: out of line, the
+        // rule went through the standard library's enum metadata on every call.
         let limit = Double(Int.pixelLimit)
         let clamped = value < -limit ? -limit : value > limit ? limit : value
         let truncated = Int(clamped)

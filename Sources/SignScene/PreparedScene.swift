@@ -29,11 +29,7 @@ public struct PreparedScene: Sendable {
         /// The layer's local time at scene time `t`: frozen while stopped or under
         /// notifications, behind by its pauses otherwise (Core Animation's speed 0 /
         /// timeOffset idiom).
-        public func localTime(_ t: Double) -> Double {
-            if let pausedAt { return pausedAt }
-            guard let run = notifications, t >= run.begin else { return t - lag }
-            return t < run.end ? run.begin - lag : t - lag - run.span
-        }
+        public func localTime(_ t: Double) -> Double { withUnsafePointer(to: self) { Self.localTime($0, t) } }
 
         /// What to draw at scene time `t`, and the time to draw it at: a notification (or
         /// the transition back from the last one) in scene time, else the layer's tree at its
@@ -42,26 +38,31 @@ public struct PreparedScene: Sendable {
             withUnsafePointer(to: self) { Self.drawing($0, at: t) }
         }
 
-        /// `drawing(at:)` of the slot at `slot`, read in place: a call on an element of the
-        /// scene's slots copies the whole slot (its layers and notifications retained and
-        /// released) every frame; reading its fields through a pointer does not.
+        // `localTime`, `tree(at:)` and `drawing(at:)` of the slot at `slot`, read in place: a
+        // call on an element of the scene's slots copies the whole slot (its layers and
+        // notifications retained and released) every frame; reading its fields through a
+        // pointer does not.
+
+        static func localTime(_ slot: UnsafePointer<Slot>, _ t: Double) -> Double {
+            if let pausedAt = slot.pointee.pausedAt { return pausedAt }
+            guard let begin = slot.pointee.notifications?.begin, t >= begin, let run = slot.pointee.notifications else {
+                return t - slot.pointee.lag
+            }
+            return t < run.end ? run.begin - slot.pointee.lag : t - slot.pointee.lag - run.span
+        }
+
+        static func tree(_ slot: UnsafePointer<Slot>, at t: Double) -> PreparedLayer {
+            if let from = slot.pointee.next?.from, t >= from, let next = slot.pointee.next?.layer.tree { return next }
+            return slot.pointee.current.tree
+        }
+
         static func drawing(_ slot: UnsafePointer<Slot>, at t: Double) -> (tree: PreparedLayer, time: Double) {
             if let begin = slot.pointee.notifications?.begin, t >= begin, let run = slot.pointee.notifications {
                 if let show = run.show(at: t) { return (show.tree, t) }
                 if t < run.end + run.exitDuration { return (run.exit, t) }
             }
-            let local: Double
-            if let pausedAt = slot.pointee.pausedAt {
-                local = pausedAt
-            } else if slot.pointee.notifications == nil {
-                local = t - slot.pointee.lag
-            } else {
-                local = slot.pointee.localTime(t)
-            }
-            if let from = slot.pointee.next?.from, local >= from, let next = slot.pointee.next?.layer.tree {
-                return (next, local)
-            }
-            return (slot.pointee.current.tree, local)
+            let local = localTime(slot, t)
+            return (tree(slot, at: local), local)
         }
 
         /// This slot with a notification run that is over folded into its clock. A new run
@@ -84,10 +85,7 @@ public struct PreparedScene: Sendable {
         }
 
         /// The tree drawn at local time `t` (without copying the prepared layer around it).
-        public func tree(at t: Double) -> PreparedLayer {
-            if let next, t >= next.from { return next.layer.tree }
-            return current.tree
-        }
+        public func tree(at t: Double) -> PreparedLayer { withUnsafePointer(to: self) { Self.tree($0, at: t) } }
 
         /// This slot showing `layer` (from local time `from`, if later), its clock unchanged.
         func replacing(with layer: PreparedSceneLayer, from: Double? = nil, keeping shown: PreparedSceneLayer) -> Slot {
