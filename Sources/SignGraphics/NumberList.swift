@@ -29,6 +29,12 @@ public struct NumberList: Sendable, Hashable, RandomAccessCollection, MutableCol
         self.init(numbers)
     }
 
+    /// The lists combined number by number with `op`; `nil` when their lengths differ.
+    @inlinable public func combined(with other: NumberList, _ op: (Double, Double) -> Double) -> NumberList? {
+        guard count == other.count else { return nil }
+        return NumberList(count: count) { op(self[$0], other[$0]) }
+    }
+
     public var startIndex: Int { 0 }
     public var endIndex: Int { count }
 

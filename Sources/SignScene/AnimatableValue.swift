@@ -123,9 +123,9 @@ extension AnimatableValue: Interpolatable {
                     height: op(a.height, b.height)))
         case (.color(let a), .color(let b)):
             return .color(SIMD4(op(a.x, b.x), op(a.y, b.y), op(a.z, b.z), op(a.w, b.w)))
-        case (.numbers(let a), .numbers(let b)) where a.count == b.count:
+        case (.numbers(let a), .numbers(let b)):
             // Inline up to eight: animating a gradient's locations allocates nothing.
-            return .numbers(NumberList(count: a.count) { op(a[$0], b[$0]) })
+            return a.combined(with: b, op).map(AnimatableValue.numbers) ?? fallback
         case (.colors(let a), .colors(let b)) where a.count == b.count:
             // Inline up to four: animating a gradient's colours allocates nothing.
             return .colors(

@@ -136,7 +136,7 @@ public final class Compositor {
             // its text, sublayers and animations, and releases them after).
             draw(prepared, showing: prepared.model, at: t, context)
         } else {
-            draw(prepared, showing: prepared.model.presentation(at: t), at: t, context)
+            draw(prepared, showing: prepared.presentation(at: t), at: t, context)
         }
     }
 

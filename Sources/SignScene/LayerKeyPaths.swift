@@ -53,114 +53,171 @@ extension Layer: AnimationTarget {
     /// A property's model value; `nil` when this layer's content does not have it.
     public subscript(property: LayerProperty) -> AnimatableValue? {
         get {
-            switch property {
-            case .opacity: return .number(opacity)
-            case .position: return .point(position)
-            case .positionX: return .number(position.x)
-            case .positionY: return .number(position.y)
-            case .bounds: return .rect(Rect(origin: .zero, size: size))
-            case .boundsSize: return .size(size)
-            case .anchorPoint: return .point(anchorPoint)
-            case .translation: return .point(translation)
-            case .translationX: return .number(translation.x)
-            case .translationY: return .number(translation.y)
-            case .backgroundColor: return AnimatableValue(backgroundColor ?? .clear)
-            case .borderColor: return AnimatableValue(borderColor ?? .clear)
-            case .borderWidth: return .number(borderWidth)
-            case .cornerRadius: return .number(cornerRadius)
-            case .locations:
-                // The stored list, not a resolved copy: the running-maximum rule applies
-                // when colours are evaluated.
-                guard case .gradient(let g) = content else { return nil }
-                return .numbers(g.ramp.locations ?? g.ramp.resolvedLocations)
+            switch property.kind {
+            case .number: return self[number: property].map(AnimatableValue.number)
+            case .point: return self[point: property].map(AnimatableValue.point)
+            case .color: return self[color: property].map { c -> AnimatableValue in .color(c) }
+            case .numbers: return self[numbers: property].map(AnimatableValue.numbers)
+            case .rect: return .rect(Rect(origin: .zero, size: size))
+            case .size: return .size(size)
             case .colors:
                 guard case .gradient(let g) = content else { return nil }
                 return .colors(AnimatableColors(g.ramp.colors))
-            case .startPoint:
-                guard case .gradient(let g) = content else { return nil }
-                return .point(g.startPoint)
-            case .endPoint:
-                guard case .gradient(let g) = content else { return nil }
-                return .point(g.endPoint)
             case .path:
                 guard case .shape(let s) = content else { return nil }
                 return .path(s.path)
-            case .lineWidth:
-                guard case .shape(let s) = content else { return nil }
-                return .number(s.lineWidth)
-            case .fillColor:
-                guard case .shape(let s) = content, case .color(let c)? = s.fill else { return nil }
-                return AnimatableValue(c)
-            case .strokeColor:
-                guard case .shape(let s) = content, case .color(let c)? = s.stroke else { return nil }
-                return AnimatableValue(c)
-            case .foregroundColor:
-                guard case .text(let t) = content else { return nil }
-                return AnimatableValue(t.color)
             }
         }
         set {
-            guard let value = newValue else { return }
-            switch property {
-            case .opacity: if let v = value.number { opacity = v }
-            case .position: if let p = value.point { position = p }
-            case .positionX: if let v = value.number { position.x = v }
-            case .positionY: if let v = value.number { position.y = v }
-            case .bounds: if let r = value.rect { size = r.size }
-            case .boundsSize: if case .size(let v) = value { size = v }
-            case .anchorPoint: if let p = value.point { anchorPoint = p }
-            case .translation: if let p = value.point { translation = p }
-            case .translationX: if let v = value.number { translation.x = v }
-            case .translationY: if let v = value.number { translation.y = v }
-            case .backgroundColor: if let c = value.color { backgroundColor = c }
-            case .borderColor: if let c = value.color { borderColor = c }
-            case .borderWidth: if let v = value.number { borderWidth = v }
-            case .cornerRadius: if let v = value.number { cornerRadius = v }
-            default: setContent(property, value)
+            switch newValue {
+            case nil: return
+            case .number(let v)?: self[number: property] = v
+            case .point(let p)?: self[point: property] = p
+            case .color(let c)?: self[color: property] = c
+            case .numbers(let v)?: self[numbers: property] = v
+            case .rect(let r)?: if property == .bounds { size = r.size }
+            case .size(let v)?: if property == .boundsSize { size = v }
+            case .colors(let v)?:
+                guard property == .colors, case .gradient(var g) = content else { return }
+                g.ramp.colors = v.list
+                content = .gradient(g)
+            case .path(let p)?:
+                guard property == .path, case .shape(var s) = content else { return }
+                s.path = p
+                content = .shape(s)
             }
         }
     }
 
-    private mutating func setContent(_ property: LayerProperty, _ value: AnimatableValue) {
-        switch property {
-        case .locations:
-            guard case .gradient(var g) = content, case .numbers(let v) = value else { return }
+    /// A number property's model value (`opacity`, `position.x`, `lineWidth`, ...); `nil`
+    /// for a property of another kind or one this layer's content does not have. Setting
+    /// `nil` changes nothing.
+    public subscript(number property: LayerProperty) -> Double? {
+        get {
+            switch property {
+            case .opacity: return opacity
+            case .positionX: return position.x
+            case .positionY: return position.y
+            case .translationX: return translation.x
+            case .translationY: return translation.y
+            case .borderWidth: return borderWidth
+            case .cornerRadius: return cornerRadius
+            case .lineWidth:
+                guard case .shape(let s) = content else { return nil }
+                return s.lineWidth
+            default: return nil
+            }
+        }
+        set {
+            guard let v = newValue else { return }
+            switch property {
+            case .opacity: opacity = v
+            case .positionX: position.x = v
+            case .positionY: position.y = v
+            case .translationX: translation.x = v
+            case .translationY: translation.y = v
+            case .borderWidth: borderWidth = v
+            case .cornerRadius: cornerRadius = v
+            case .lineWidth:
+                guard case .shape(var s) = content else { return }
+                s.lineWidth = v
+                content = .shape(s)
+            default: break
+            }
+        }
+    }
+
+    /// A point property's model value (`position`, `anchorPoint`, `transform.translation`,
+    /// a gradient's `startPoint` and `endPoint`), as `subscript(number:)` has numbers.
+    public subscript(point property: LayerProperty) -> Point? {
+        get {
+            switch property {
+            case .position: return position
+            case .anchorPoint: return anchorPoint
+            case .translation: return translation
+            case .startPoint:
+                guard case .gradient(let g) = content else { return nil }
+                return g.startPoint
+            case .endPoint:
+                guard case .gradient(let g) = content else { return nil }
+                return g.endPoint
+            default: return nil
+            }
+        }
+        set {
+            guard let p = newValue else { return }
+            switch property {
+            case .position: position = p
+            case .anchorPoint: anchorPoint = p
+            case .translation: translation = p
+            case .startPoint:
+                guard case .gradient(var g) = content else { return }
+                g.startPoint = p
+                content = .gradient(g)
+            case .endPoint:
+                guard case .gradient(var g) = content else { return }
+                g.endPoint = p
+                content = .gradient(g)
+            default: break
+            }
+        }
+    }
+
+    /// A colour property's model value as straight RGBA in 0...1 (how colours animate):
+    /// `backgroundColor` and `borderColor` (clear when unset), a shape's `fillColor` and
+    /// `strokeColor` (when they are colours), a text's `foregroundColor`. Set, it is clamped
+    /// and rounded to 8 bits.
+    public subscript(color property: LayerProperty) -> SIMD4<Double>? {
+        get {
+            switch property {
+            case .backgroundColor: return AnimatableValue.rgba(backgroundColor ?? .clear)
+            case .borderColor: return AnimatableValue.rgba(borderColor ?? .clear)
+            case .fillColor:
+                guard case .shape(let s) = content, case .color(let c)? = s.fill else { return nil }
+                return AnimatableValue.rgba(c)
+            case .strokeColor:
+                guard case .shape(let s) = content, case .color(let c)? = s.stroke else { return nil }
+                return AnimatableValue.rgba(c)
+            case .foregroundColor:
+                guard case .text(let t) = content else { return nil }
+                return AnimatableValue.rgba(t.color)
+            default: return nil
+            }
+        }
+        set {
+            guard let v = newValue else { return }
+            let c: Color = AnimatableValue.color(v)
+            switch property {
+            case .backgroundColor: backgroundColor = c
+            case .borderColor: borderColor = c
+            case .fillColor:
+                guard case .shape(var s) = content else { return }
+                s.fill = .color(c)
+                content = .shape(s)
+            case .strokeColor:
+                guard case .shape(var s) = content else { return }
+                s.stroke = .color(c)
+                content = .shape(s)
+            case .foregroundColor:
+                guard case .text(var t) = content else { return }
+                t.color = c
+                content = .text(t)
+            default: break
+            }
+        }
+    }
+
+    /// A gradient's `locations`: the stored list, not a resolved copy (the running-maximum
+    /// rule applies when colours are evaluated); the ramp's even spread when none are set.
+    public subscript(numbers property: LayerProperty) -> NumberList? {
+        get {
+            guard property == .locations, case .gradient(let g) = content else { return nil }
+            return g.ramp.locations ?? g.ramp.resolvedLocations
+        }
+        set {
+            guard let v = newValue, property == .locations, case .gradient(var g) = content else { return }
             g.ramp.locations = v
             content = .gradient(g)
-        case .colors:
-            guard case .gradient(var g) = content, let colors = value.colors else { return }
-            g.ramp.colors = colors
-            content = .gradient(g)
-        case .startPoint:
-            guard case .gradient(var g) = content, let p = value.point else { return }
-            g.startPoint = p
-            content = .gradient(g)
-        case .endPoint:
-            guard case .gradient(var g) = content, let p = value.point else { return }
-            g.endPoint = p
-            content = .gradient(g)
-        case .path:
-            guard case .shape(var s) = content, let p = value.path else { return }
-            s.path = p
-            content = .shape(s)
-        case .lineWidth:
-            guard case .shape(var s) = content, let v = value.number else { return }
-            s.lineWidth = v
-            content = .shape(s)
-        case .fillColor:
-            guard case .shape(var s) = content, let c = value.color else { return }
-            s.fill = .color(c)
-            content = .shape(s)
-        case .strokeColor:
-            guard case .shape(var s) = content, let c = value.color else { return }
-            s.stroke = .color(c)
-            content = .shape(s)
-        case .foregroundColor:
-            guard case .text(var t) = content, let c = value.color else { return }
-            t.color = c
-            content = .text(t)
-        default:
-            break
         }
     }
 

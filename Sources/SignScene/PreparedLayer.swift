@@ -6,6 +6,8 @@ import SignTiming
 /// passes it by reference, and its identity keys the compositor's cache of static pixels.
 public final class PreparedLayer: Sendable {
     public let model: Layer
+    /// The model's animations, compiled for the frame loop (`LayerTrack`).
+    let tracks: [LayerTrack]
     /// The rasterised line, for a text layer in one colour.
     public let text: AlphaBitmap?
     /// The line in its own colours, for marked-up text or text with colour glyphs.
@@ -36,6 +38,7 @@ public final class PreparedLayer: Sendable {
         _ layer: Layer, fonts: FontLibrary, icons: [String: ImageBitmap] = [:], reusing known: TextRaster? = nil
     ) throws(FreeTypeError) {
         model = layer
+        tracks = layer.animations.map(LayerTrack.init)
         if case .text(let content) = layer.content {
             let raster: TextRaster
             if let known, known.draws(content) {
@@ -73,6 +76,7 @@ public final class PreparedLayer: Sendable {
     /// transitions wrap the text going out and the text coming in.
     public init(wrapping sublayers: [PreparedLayer], in layer: Layer) {
         model = layer
+        tracks = layer.animations.map(LayerTrack.init)
         text = nil
         richText = nil
         textWidth = 0
@@ -82,6 +86,17 @@ public final class PreparedLayer: Sendable {
         isStatic = layer.animations.isEmpty && sublayers.allSatisfy(\.isStatic)
         drawsOnce = Self.drawsOnce(layer, sublayers: sublayers)
         extent = Self.extent(layer, sublayers: sublayers)
+    }
+
+    /// The layer at its local time `t`: its model with its animations applied, as
+    /// `Layer.presentation(at:)` has it, evaluated through the compiled tracks.
+    public func presentation(at t: Double) -> Layer {
+        guard !tracks.isEmpty else { return model }
+        var layer = model
+        withUnsafeMutablePointer(to: &layer) { p in
+            for track in tracks { track.apply(atParentTime: t, to: p) }
+        }
+        return layer
     }
 
     /// Key paths that move or resize a layer.

@@ -25,4 +25,14 @@ public struct BasicValues<Value: Interpolatable>: Sendable, Equatable {
         case (nil, nil, nil): return (model, model)
         }
     }
+
+    /// The same values converted to another type; `nil` when one that is set does not convert.
+    @inlinable public func mapValues<T>(_ convert: (Value) -> T?) -> BasicValues<T>? {
+        func map(_ v: Value?) -> T?? {
+            guard let v else { return .some(nil) }
+            return convert(v).map { .some($0) }
+        }
+        guard let from = map(from), let to = map(to), let by = map(by) else { return nil }
+        return BasicValues<T>(from: from, to: to, by: by)
+    }
 }

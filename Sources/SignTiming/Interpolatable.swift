@@ -45,3 +45,18 @@ extension Array: Interpolatable where Element: Interpolatable {
         }.squareRoot()
     }
 }
+
+/// Four channels (a colour's RGBA) interpolate lane by lane.
+extension SIMD4: Interpolatable where Scalar == Double {
+    public func interpolated(to other: SIMD4<Double>, fraction: Double) -> SIMD4<Double> {
+        self + (other - self) * fraction
+    }
+    public func adding(_ other: SIMD4<Double>) -> SIMD4<Double> { self + other }
+    public func subtracting(_ other: SIMD4<Double>) -> SIMD4<Double> { self - other }
+    public func scaled(by factor: Double) -> SIMD4<Double> { self * factor }
+    public func distance(to other: SIMD4<Double>) -> Double {
+        let d = other - self
+        // Summed in lane order, as any other list of components is.
+        return (d.x * d.x + d.y * d.y + d.z * d.z + d.w * d.w).squareRoot()
+    }
+}

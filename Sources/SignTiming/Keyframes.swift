@@ -47,6 +47,40 @@ public struct Keyframes<Value: Interpolatable>: Sendable, Equatable {
         }
     }
 
+    /// The same keyframes with each value converted to another type (a layer's values typed
+    /// by kind); `nil` when one does not convert. The key times in effect are kept as they
+    /// are, so paced keyframes move exactly as before.
+    @inlinable public func mapValues<T>(_ convert: (Value) -> T?) -> Keyframes<T>? {
+        var converted: [T] = []
+        converted.reserveCapacity(values.count)
+        for value in values {
+            guard let c = convert(value) else { return nil }
+            converted.append(c)
+        }
+        // The same mode, named in the converted type (a nested type is one per `Value`).
+        let mode: Keyframes<T>.CalculationMode
+        switch calculationMode {
+        case .linear: mode = .linear
+        case .discrete: mode = .discrete
+        case .paced: mode = .paced
+        case .cubic: mode = .cubic
+        }
+        return Keyframes<T>(
+            values: converted, keyTimes: keyTimes, timingFunctions: timingFunctions, calculationMode: mode,
+            times: times)
+    }
+
+    @usableFromInline init(
+        values: [Value], keyTimes: [Double]?, timingFunctions: [TimingFunction]?, calculationMode: CalculationMode,
+        times: [Double]
+    ) {
+        self.values = values
+        self.keyTimes = keyTimes
+        self.timingFunctions = timingFunctions
+        self.calculationMode = calculationMode
+        self.times = times
+    }
+
     /// The value at progress `p` in [0, 1] (after the animation's own timing function).
     @inlinable public func value(at p: Double) -> Value? {
         guard let first = values.first else { return nil }

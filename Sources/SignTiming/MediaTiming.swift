@@ -46,6 +46,13 @@ public struct MediaTiming: Sendable, Hashable {
         return simpleDuration * max(repeatCount, 1) * (autoreverses ? 2 : 1)
     }
 
+    /// The parent time at which the active window ends (infinite for endless repeats and
+    /// for a clock that does not run).
+    @inlinable public var endTime: Double {
+        guard speed != 0 else { return .infinity }
+        return beginTime + activeDuration / abs(speed)
+    }
+
     /// Where in its cycles an animation is at a parent time.
     public struct Local: Sendable, Hashable {
         /// Seconds into the simple duration, in [0, simpleDuration], after mirroring the

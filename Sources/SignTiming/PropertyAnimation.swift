@@ -66,6 +66,44 @@ public struct PropertyAnimation<Value: Interpolatable, Key: Hashable & Sendable>
     }
 }
 
+extension PropertyAnimation {
+    /// Applies the animation, attached to a layer, at parent time `t` to `target`, as
+    /// `Animation.apply` does: nothing once its active window is over if it is removed on
+    /// completion.
+    @inlinable public func apply<Target: AnimationTarget>(atParentTime t: Double, to target: inout Target)
+    where Target.Key == Key, Target.Value == Value {
+        if isRemovedOnCompletion && t >= timing.endTime { return }
+        write(atParentTime: t, to: &target)
+    }
+
+    /// Reads the value beneath the animated property and writes the animated value in its place.
+    @inlinable func write<Target: AnimationTarget>(atParentTime t: Double, to target: inout Target)
+    where Target.Key == Key, Target.Value == Value {
+        guard let base = target[keyPath], let value = value(atParentTime: t, base: base) else { return }
+        target[keyPath] = value
+    }
+
+    /// The same animation with its values converted to another type (a layer's values typed
+    /// by the kind of property); `nil` when one does not convert.
+    @inlinable public func mapValues<T>(_ convert: (Value) -> T?) -> PropertyAnimation<T, Key>? {
+        let converted: PropertyAnimation<T, Key>.Motion
+        switch motion {
+        case .basic(let values):
+            guard let v = values.mapValues(convert) else { return nil }
+            converted = .basic(v)
+        case .keyframes(let keyframes):
+            guard let k = keyframes.mapValues(convert) else { return nil }
+            converted = .keyframes(k)
+        case .spring(let values, let spring):
+            guard let v = values.mapValues(convert) else { return nil }
+            converted = .spring(v, spring)
+        }
+        return PropertyAnimation<T, Key>(
+            keyPath: keyPath, motion: converted, timing: timing, timingFunction: timingFunction,
+            isAdditive: isAdditive, isCumulative: isCumulative, isRemovedOnCompletion: isRemovedOnCompletion)
+    }
+}
+
 /// `CAAnimationGroup`: animations that share a timeline. The group's local time is its
 /// children's parent time, so a child's `beginTime` counts from the group's start, and
 /// nothing of a child shows outside the group's own active window.
@@ -119,25 +157,35 @@ public indirect enum Animation<Value: Interpolatable, Key: Hashable & Sendable>:
     where Target.Key == Key, Target.Value == Value {
         switch self {
         case .property(let animation):
-            guard let base = target[animation.keyPath],
-                let value = animation.value(atParentTime: t, base: base)
-            else { return }
-            target[animation.keyPath] = value
+            animation.write(atParentTime: t, to: &target)
         case .group(let group):
             guard let local = group.timing.local(atParentTime: t) else { return }
             for child in group.animations { child.applyInGroup(atParentTime: local.time, to: &target) }
         }
     }
 
+    /// The same animation (every child of a group) with its values converted to another
+    /// type; `nil` when one does not convert.
+    @inlinable public func mapValues<T>(_ convert: (Value) -> T?) -> Animation<T, Key>? {
+        switch self {
+        case .property(let a): return a.mapValues(convert).map { .property($0) }
+        case .group(let g):
+            var children: [Animation<T, Key>] = []
+            for child in g.animations {
+                guard let c = child.mapValues(convert) else { return nil }
+                children.append(c)
+            }
+            return .group(
+                AnimationGroup(timing: g.timing, animations: children, isRemovedOnCompletion: g.isRemovedOnCompletion))
+        }
+    }
+
     /// The parent time at which the active window ends (infinite for endless repeats and
     /// for a clock that does not run).
     @inlinable public var endTime: Double {
-        let timing: MediaTiming
         switch self {
-        case .property(let a): timing = a.timing
-        case .group(let g): timing = g.timing
+        case .property(let a): return a.timing.endTime
+        case .group(let g): return g.timing.endTime
         }
-        guard timing.speed != 0 else { return .infinity }
-        return timing.beginTime + timing.activeDuration / abs(timing.speed)
     }
 }

@@ -1,0 +1,153 @@
+import SignGraphics
+import SignTiming
+import Testing
+
+@testable import SignScene
+
+/// Animations compiled into typed tracks (`LayerTrack`) for the frame loop.
+@Suite("LayerTrack")
+struct LayerTrackTests {
+    static let fonts = try! FontLibrary()
+
+    static func animation(
+        _ property: LayerProperty, _ motion: LayerPropertyAnimation.Motion, duration: Double = 2,
+        repeatCount: Double = 0, autoreverses: Bool = false, fillMode: FillMode = .removed,
+        timingFunction: TimingFunction? = nil, additive: Bool = false, cumulative: Bool = false,
+        removedOnCompletion: Bool = true
+    ) -> LayerAnimation {
+        .property(
+            PropertyAnimation(
+                keyPath: property, motion: motion,
+                timing: MediaTiming(
+                    beginTime: 0.25, duration: duration, repeatCount: repeatCount, autoreverses: autoreverses,
+                    fillMode: fillMode),
+                timingFunction: timingFunction, isAdditive: additive, isCumulative: cumulative,
+                isRemovedOnCompletion: removedOnCompletion))
+    }
+
+    static func rgba(_ hex: UInt32) -> AnimatableValue {
+        AnimatableValue(
+            Color(
+                red: UInt8(hex >> 24), green: UInt8(hex >> 16 & 255), blue: UInt8(hex >> 8 & 255),
+                alpha: UInt8(hex & 255)))
+    }
+
+    /// Layers with animations of every kind a track types (and some it leaves as they are).
+    static func layers() -> [(String, Layer)] {
+        var shape = Layer(
+            id: "shape",
+            content: .shape(
+                ShapeContent(
+                    path: RoundedRect(rect: Rect(x: 1, y: 1, width: 10, height: 6), cornerRadius: 2),
+                    fill: .color(.white), stroke: .color(Color(red: 0, green: 128, blue: 255)), lineWidth: 1)),
+            frame: Rect(x: 4, y: 2, width: 12, height: 8))
+        shape.backgroundColor = Color(red: 10, green: 20, blue: 30)
+        shape.animations = [
+            animation(
+                .opacity, .basic(BasicValues(from: .number(0.2), to: .number(0.9))), repeatCount: 3,
+                autoreverses: true, timingFunction: .easeInEaseOut),
+            animation(
+                .position,
+                .keyframes(
+                    Keyframes(
+                        values: [.point(Point(x: 0, y: 0)), .point(Point(x: 9, y: 1)), .point(Point(x: 3, y: 7))],
+                        calculationMode: .paced)), fillMode: .both, removedOnCompletion: false),
+            animation(.positionX, .basic(BasicValues(by: .number(2.5))), additive: true),
+            animation(
+                .backgroundColor,
+                .keyframes(
+                    Keyframes(
+                        values: [rgba(0xff0000ff), rgba(0x00ff0080), rgba(0x0000ffff), rgba(0xffffff00)],
+                        calculationMode: .cubic)), repeatCount: .infinity),
+            animation(.lineWidth, .spring(BasicValues(from: .number(1), to: .number(3)), Spring(damping: 4))),
+            animation(.fillColor, .basic(BasicValues(to: rgba(0x20406080)))),
+            animation(
+                .translationY, .basic(BasicValues(from: .number(0), to: .number(1.5))), repeatCount: 2,
+                cumulative: true),
+            // Values of another kind than the key path's: left as they are, and still nearest-end.
+            animation(.anchorPoint, .basic(BasicValues(to: .number(1)))),
+            .group(
+                AnimationGroup(
+                    timing: MediaTiming(beginTime: 0.5, duration: 3),
+                    animations: [
+                        animation(.cornerRadius, .basic(BasicValues(from: .number(0), to: .number(4)))),
+                        animation(.borderColor, .basic(BasicValues(from: rgba(0x000000ff), to: rgba(0xffffffff)))),
+                    ])),
+        ]
+        var gradient = Layer(
+            id: "gradient",
+            content: .gradient(
+                Gradient(
+                    ramp: ColorRamp(colors: [.black, .white, .black], locations: [0, 0.5, 1]),
+                    startPoint: Point(x: 0, y: 0.5), endPoint: Point(x: 1, y: 0.5))),
+            frame: Rect(x: 0, y: 0, width: 20, height: 4))
+        gradient.animations = [
+            animation(
+                .locations,
+                .basic(
+                    BasicValues(
+                        from: .numbers([-1, -0.5, 0]), to: .numbers([1, 1.5, 2]))), repeatCount: .infinity),
+            animation(
+                .startPoint,
+                .keyframes(
+                    Keyframes(
+                        values: [.point(Point(x: 0, y: 0)), .point(Point(x: 0.5, y: 1))],
+                        timingFunctions: [.easeIn]))),
+            animation(
+                .colors, .basic(BasicValues(to: .colors([SIMD4(1, 0, 0, 1), SIMD4(0, 1, 0, 1), SIMD4(0, 0, 1, 1)])))),
+            // A list of another length: the nearer end wins.
+            animation(.locations, .basic(BasicValues(to: .numbers([0.25, 0.75]))), fillMode: .forwards),
+        ]
+        var text = Layer(
+            id: "text", content: .text(TextContent(text: "OPEN", font: .defaultFace)),
+            frame: Rect(x: 0, y: 0, width: 30, height: 10))
+        text.animations = [
+            animation(
+                .foregroundColor,
+                .keyframes(
+                    Keyframes(
+                        values: [rgba(0xffb000ff), rgba(0xff6040ff), rgba(0xffb000ff)],
+                        calculationMode: .linear)), duration: 3, repeatCount: .infinity, timingFunction: .easeInEaseOut),
+            animation(
+                .translationX, .basic(BasicValues(from: .number(0), to: .number(-40))), duration: 5,
+                repeatCount: .infinity),
+        ]
+        return [("shape", shape), ("gradient", gradient), ("text", text)]
+    }
+
+    @Test("compiled tracks present the same layer as the animations they were compiled from")
+    func sameAsAnimations() throws {
+        for (name, layer) in Self.layers() {
+            let prepared = try PreparedLayer(layer, fonts: Self.fonts)
+            // Steps through several cycles, and the instants windows begin and end.
+            let times = (0...400).map { Double($0) * 0.0173 } + [0.25, 0.5, 2.25, 3.5, 4.25, 5.25, 6.25]
+            for t in times {
+                // Compared as one flag: a mismatch names the layer and time, not both trees.
+                let same = prepared.presentation(at: t) == layer.presentation(at: t)
+                #expect(same, "\(name) at \(t)")
+            }
+        }
+    }
+
+    @Test(
+        "property animations of numbers, points, colours and locations are typed; groups and mismatched values are not")
+    func typedKinds() throws {
+        let kinds = Self.layers().flatMap { _, layer in
+            layer.animations.map { animation -> String in
+                switch LayerTrack(animation) {
+                case .number: return "number"
+                case .point: return "point"
+                case .color: return "color"
+                case .list: return "list"
+                case .value: return "value"
+                }
+            }
+        }
+        #expect(
+            kinds == [
+                "number", "point", "number", "color", "number", "color", "number", "value", "value",
+                "list", "point", "value", "list",
+                "color", "number",
+            ])
+    }
+}
