@@ -42,7 +42,9 @@ extension Canvas {
     /// What paints a shape: one colour or a gradient over the shape's bounds.
     public enum Paint: Sendable, Hashable {
         case color(Color)
-        case gradient(Gradient)
+        /// Held by reference: a shape's fill and stroke would otherwise carry two gradients
+        /// inline, and every layer (a value copied for each presentation) their size.
+        indirect case gradient(Gradient)
     }
 
     /// Fills everything in `bounds` except the rounded rectangle (anti-aliased at its edge).

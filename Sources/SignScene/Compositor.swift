@@ -74,8 +74,7 @@ public final class Compositor {
                 // Drawn again only when the still layers change (a text set, a reload).
                 var canvas = Canvas(width: width, height: height)
                 for i in chosen {
-                    let kept = cache.entry(trees[i].tree, origin: .zero, clip: board)
-                    canvas.composite(kept.canvas, runs: kept.runs)
+                    cache.composite(trees[i].tree, origin: .zero, clip: board, onto: &canvas)
                 }
                 still = StillLayers(layers: chosen.map { trees[$0].tree }, canvas: canvas)
             }
@@ -121,8 +120,7 @@ public final class Compositor {
     private func draw(_ prepared: PreparedLayer, _ context: DrawContext) {
         if let cache, prepared.isStatic, context.mask == nil {
             // Source-over is associative: the kept pixels composited equal the tree drawn.
-            let kept = cache.entry(prepared, origin: context.origin, clip: context.clip)
-            canvases[context.target].composite(kept.canvas, runs: kept.runs)
+            cache.composite(prepared, origin: context.origin, clip: context.clip, onto: &canvases[context.target])
             return
         }
         // A tree that cannot reach the clip is not even evaluated.

@@ -57,6 +57,14 @@ final class SubtreeCache {
         entries[index(layer, origin: origin, clip: clip)]
     }
 
+    /// Composites the kept pixels of static `layer` at `origin` within `clip` (drawn now if
+    /// needed) onto `target`, reading the entry where it is: a copy would retain and release
+    /// its canvas, runs and mask for every static subtree in every frame.
+    func composite(_ layer: PreparedLayer, origin: Point, clip: Rect, onto target: inout Canvas) {
+        let i = index(layer, origin: origin, clip: clip)
+        entries.withUnsafeBufferPointer { kept in target.composite(kept[i].canvas, runs: kept[i].runs) }
+    }
+
     /// Where the kept pixels of static `layer` at `origin` within `clip` are not transparent
     /// (drawn now if needed), without copying the entry.
     func occupied(_ layer: PreparedLayer, origin: Point, clip: Rect) -> (x0: Int, y0: Int, x1: Int, y1: Int) {
