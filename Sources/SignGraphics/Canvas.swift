@@ -35,7 +35,12 @@ public struct Canvas: Sendable {
     /// Premultiplies a straight colour.
     @inlinable
     public static func premultiplied(_ c: Color, opacity: Float = 1) -> Pixel {
-        pixel(ImageBitmap.premultiplied(c, opacity: opacity))
+        // An opaque colour at full opacity is its own premultiplied value: the float path
+        // gives the same bytes for every level (a test checks), after four divisions.
+        if c.alpha == 255 && opacity == 1 {
+            return Pixel(c.red) | Pixel(c.green) << 8 | Pixel(c.blue) << 16 | 0xFF00_0000
+        }
+        return pixel(ImageBitmap.premultiplied(c, opacity: opacity))
     }
 
     /// A premultiplied pixel in 0...1 (an image's, a gradient's), each channel rounded to

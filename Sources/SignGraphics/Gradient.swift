@@ -67,22 +67,21 @@ extension Canvas {
         @inline(__always) func row(_ y: Int) -> Double {
             y == full.y0 || y == full.y1 - 1 ? Canvas.overlap(y, area.minY, area.maxY) : 1
         }
-        /// The last ramp colour and its premultiplied value: neighbouring pixels mostly share
+        /// The last ramp colour and its premultiplied pixel: neighbouring pixels mostly share
         /// a colour (8-bit steps, and the flat ends of a ramp), so it is converted once.
-        var converted = (color: Color.clear, unit: ImageBitmap.premultiplied(.clear, opacity: opacity))
+        var converted = (color: Color.clear, pixel: Canvas.premultiplied(.clear, opacity: opacity))
         /// Where the centre of pixel (x, y) lies along the ramp.
         @inline(__always) func location(_ x: Int, _ y: Int) -> Double {
             let u = (Double(x) + 0.5 - rect.minX) / rect.width, v = (Double(y) + 0.5 - rect.minY) / rect.height
             return gradient.location(u: u, v: v)
         }
-        /// The ramp's premultiplied colour at `position`.
-        @inline(__always) func color(at position: Double) -> ImageBitmap.Pixel {
-            let c = gradient.ramp.color(at: position)
-            if c != converted.color { converted = (c, ImageBitmap.premultiplied(c, opacity: opacity)) }
-            return converted.unit
+        /// `c` premultiplied, as a pixel.
+        @inline(__always) func pixel(_ c: Color) -> Pixel {
+            if c != converted.color { converted = (c, Canvas.premultiplied(c, opacity: opacity)) }
+            return converted.pixel
         }
         /// The gradient's premultiplied colour at the centre of pixel (x, y).
-        @inline(__always) func color(_ x: Int, _ y: Int) -> ImageBitmap.Pixel { color(at: location(x, y)) }
+        @inline(__always) func pixel(_ x: Int, _ y: Int) -> Pixel { pixel(gradient.ramp.color(at: location(x, y))) }
         // An axial gradient along one axis changes only along it: the ramp is evaluated once
         // per column (kept for a chunk of columns on the stack) or once per row.
         let horizontal = gradient.kind == .axial && gradient.startPoint.y == gradient.endPoint.y
@@ -100,11 +99,14 @@ extension Canvas {
                     && gradient.endPoint.x.isFinite && gradient.endPoint.y.isFinite
                 let flat = finite ? Self.flatColumns(of: gradient, in: b.x0..<b.x1) { location($0, full.y0) } : nil
                 let (before, from) = flat.map { ($0.before, $0.from) } ?? (b.x0, b.x1)
+                let ramp = gradient.ramp
                 let (colorBefore, colorFrom) =
-                    flat.map { (color(at: $0.positionBefore), color(at: $0.positionFrom)) } ?? (.zero, .zero)
+                    flat.map { (ramp.color(at: $0.positionBefore), ramp.color(at: $0.positionFrom)) } ?? (
+                        .clear, .clear
+                    )
                 /// Column x's colour: a flat end's without its position, else the ramp's.
-                @inline(__always) func columnColor(_ x: Int) -> ImageBitmap.Pixel {
-                    x < before ? colorBefore : x >= from ? colorFrom : color(x, full.y0)
+                @inline(__always) func columnColor(_ x: Int) -> Color {
+                    x < before ? colorBefore : x >= from ? colorFrom : ramp.color(at: location(x, full.y0))
                 }
                 // Each column's colour, already scaled by the column's coverage.
                 withUnsafeTemporaryAllocation(of: Pixel.self, capacity: chunk) { colors in
@@ -112,7 +114,9 @@ extension Canvas {
                         let end = Swift.min(start + chunk, b.x1)
                         for x in start..<end {
                             let c = columnColor(x), cx = column(x)
-                            colors[x - start] = Canvas.pixel(cx == 1 ? c : c * Float(cx))
+                            colors[x - start] =
+                                cx == 1
+                                ? pixel(c) : Canvas.pixel(ImageBitmap.premultiplied(c, opacity: opacity) * Float(cx))
                         }
                         for y in b.y0..<b.y1 {
                             blitter.row(y).blend(
@@ -123,14 +127,14 @@ extension Canvas {
                 }
             } else if vertical {
                 for y in b.y0..<b.y1 {
-                    let c = Canvas.spread(Canvas.pixel(color(b.x0, y))), cy = row(y), line = blitter.row(y)
+                    let c = Canvas.spread(pixel(b.x0, y)), cy = row(y), line = blitter.row(y)
                     for x in b.x0..<b.x1 { line.blend(c, coverage: Float(cy * column(x)), at: x) }
                 }
             } else {
                 for y in b.y0..<b.y1 {
                     let cy = row(y), line = blitter.row(y)
                     for x in b.x0..<b.x1 {
-                        line.blend(Canvas.spread(Canvas.pixel(color(x, y))), coverage: Float(cy * column(x)), at: x)
+                        line.blend(Canvas.spread(pixel(x, y)), coverage: Float(cy * column(x)), at: x)
                     }
                 }
             }

@@ -60,4 +60,22 @@ struct ColorTests {
         }
         #expect(wrong.isEmpty, "\(wrong.count) wrong, first: \(wrong.prefix(3))")
     }
+
+    @Test("an opaque colour premultiplied at full opacity keeps its bytes, exactly as the float path rounds them")
+    func opaquePremultipliedFastPath() {
+        for level in 0...255 {
+            let v = UInt8(level)
+            for c in [
+                Color(red: v, green: 0, blue: 0), Color(red: 7, green: v, blue: 200),
+                Color(red: 255, green: 1, blue: v),
+            ] {
+                #expect(Canvas.premultiplied(c) == Canvas.pixel(ImageBitmap.premultiplied(c)), "\(c)")
+            }
+        }
+        // Translucent colours and opacities below 1 take the float path.
+        let half = Color(red: 200, green: 100, blue: 50, alpha: 128)
+        #expect(Canvas.premultiplied(half) == Canvas.pixel(ImageBitmap.premultiplied(half)))
+        #expect(
+            Canvas.premultiplied(.white, opacity: 0.5) == Canvas.pixel(ImageBitmap.premultiplied(.white, opacity: 0.5)))
+    }
 }
