@@ -90,8 +90,22 @@ extension Canvas {
         guard start < end else { return }
         let (bg, black) = (backdrop.pixel, backdrop.black)
         @inline(__always) func opaque(_ p: Pixel) -> Pixel { black ? p : over(spread(p), bg) }
-        // Four pixels make three words of R, G, B bytes: three stores, none overlapping.
+        // Four pixels make twelve bytes of R, G, B: over black, two pixels a 64-bit load,
+        // their alpha bytes squeezed out, and two stores.
         var i = start
+        if black {
+            let low: UInt64 = 0xFF_FFFF, high: UInt64 = 0xFFFF_FF00_0000
+            while i &+ 4 <= end {
+                let a = UnsafeRawPointer(s + i).loadUnaligned(as: UInt64.self)
+                let b = UnsafeRawPointer(s + (i &+ 2)).loadUnaligned(as: UInt64.self)
+                let first = (a & low) | (a >> 8 & high), second = (b & low) | (b >> 8 & high)
+                let o = i &* 3
+                d.storeBytes(of: first | second << 48, toByteOffset: o, as: UInt64.self)
+                d.storeBytes(of: UInt32(truncatingIfNeeded: second >> 16), toByteOffset: o &+ 8, as: UInt32.self)
+                i &+= 4
+            }
+        }
+        // Otherwise three words, none overlapping.
         while i &+ 4 <= end {
             let p0 = opaque(s[i]), p1 = opaque(s[i &+ 1]), p2 = opaque(s[i &+ 2]), p3 = opaque(s[i &+ 3])
             let o = i &* 3
