@@ -164,22 +164,6 @@ public indirect enum Animation<Value: Interpolatable, Key: Hashable & Sendable>:
         }
     }
 
-    /// The same animation (every child of a group) with its values converted to another
-    /// type; `nil` when one does not convert.
-    @inlinable public func mapValues<T>(_ convert: (Value) -> T?) -> Animation<T, Key>? {
-        switch self {
-        case .property(let a): return a.mapValues(convert).map { .property($0) }
-        case .group(let g):
-            var children: [Animation<T, Key>] = []
-            for child in g.animations {
-                guard let c = child.mapValues(convert) else { return nil }
-                children.append(c)
-            }
-            return .group(
-                AnimationGroup(timing: g.timing, animations: children, isRemovedOnCompletion: g.isRemovedOnCompletion))
-        }
-    }
-
     /// The parent time at which the active window ends (infinite for endless repeats and
     /// for a clock that does not run).
     @inlinable public var endTime: Double {
