@@ -132,6 +132,9 @@ final class PlaylistPlayer: Sendable {
                 }
                 position = Position(playlist: name, index: 0, byHand: true, entry: entry)
                 show(0, from: now)
+                // Its text is set already, so `status` names the item it shows from now on,
+                // not after the frame the item's event waits for.
+                publish()
             case .next, .previous:
                 guard let position, let list = playlists.first(where: { $0.name == position.playlist }) else {
                     return ControlError(.notFound, "no playlist is playing")
@@ -141,6 +144,7 @@ final class PlaylistPlayer: Sendable {
                 self.position?.paused = false
                 remaining = nil
                 show(index, from: now)
+                publish()
             case .pause:
                 guard position != nil else { return ControlError(.notFound, "no playlist is playing") }
                 pause()
