@@ -100,10 +100,8 @@ extension Canvas {
                 let flat = finite ? Self.flatColumns(of: gradient, in: b.x0..<b.x1) { location($0, full.y0) } : nil
                 let (before, from) = flat.map { ($0.before, $0.from) } ?? (b.x0, b.x1)
                 let ramp = gradient.ramp
-                let (colorBefore, colorFrom) =
-                    flat.map { (ramp.color(at: $0.positionBefore), ramp.color(at: $0.positionFrom)) } ?? (
-                        .clear, .clear
-                    )
+                let ends = flat.map { (ramp.color(at: $0.positionBefore), ramp.color(at: $0.positionFrom)) }
+                let (colorBefore, colorFrom) = ends ?? (.clear, .clear)
                 /// Column x's colour: a flat end's without its position, else the ramp's.
                 @inline(__always) func columnColor(_ x: Int) -> Color {
                     x < before ? colorBefore : x >= from ? colorFrom : ramp.color(at: location(x, full.y0))
