@@ -111,6 +111,15 @@ struct LayerTrackTests {
             animation(
                 .translationX, .basic(BasicValues(from: .number(0), to: .number(-40))), duration: 5,
                 repeatCount: .infinity),
+            // A border colour never set starts from clear.
+            animation(.borderColor, .basic(BasicValues(to: rgba(0x00ff00ff))), autoreverses: true),
+            animation(
+                .anchorPoint, .basic(BasicValues(to: .point(Point(x: 0, y: 1)))), timingFunction: .easeOut),
+            // A shape's properties on a text layer: nothing to read, nothing written.
+            animation(.lineWidth, .basic(BasicValues(by: .number(2)))),
+            animation(.strokeColor, .basic(BasicValues(to: rgba(0xff0000ff)))),
+            animation(
+                .opacity, .spring(BasicValues(from: .number(-0.5), to: .number(0)), Spring(damping: 3)), additive: true),
         ]
         return [("shape", shape), ("gradient", gradient), ("text", text)]
     }
@@ -147,7 +156,7 @@ struct LayerTrackTests {
             kinds == [
                 "number", "point", "number", "color", "number", "color", "number", "value", "value",
                 "list", "point", "value", "list",
-                "color", "number",
+                "color", "number", "color", "point", "number", "color", "number",
             ])
     }
 }
