@@ -60,12 +60,8 @@ extension Layer: AnimationTarget {
             case .numbers: return self[numbers: property].map(AnimatableValue.numbers)
             case .rect: return .rect(Rect(origin: .zero, size: size))
             case .size: return .size(size)
-            case .colors:
-                guard case .gradient(let g) = content else { return nil }
-                return .colors(AnimatableColors(g.ramp.colors))
-            case .path:
-                guard case .shape(let s) = content else { return nil }
-                return .path(s.path)
+            case .colors: return gradient.map { .colors(AnimatableColors($0.ramp.colors)) }
+            case .path: return shape.map { .path($0.path) }
             }
         }
         set {
@@ -77,14 +73,8 @@ extension Layer: AnimationTarget {
             case .numbers(let v)?: self[numbers: property] = v
             case .rect(let r)?: if property == .bounds { size = r.size }
             case .size(let v)?: if property == .boundsSize { size = v }
-            case .colors(let v)?:
-                guard property == .colors, case .gradient(var g) = content else { return }
-                g.ramp.colors = v.list
-                content = .gradient(g)
-            case .path(let p)?:
-                guard property == .path, case .shape(var s) = content else { return }
-                s.path = p
-                content = .shape(s)
+            case .colors(let v)?: if property == .colors { updateGradient { $0.ramp.colors = v.list } }
+            case .path(let p)?: if property == .path { updateShape { $0.path = p } }
             }
         }
     }
@@ -102,9 +92,7 @@ extension Layer: AnimationTarget {
             case .translationY: return translation.y
             case .borderWidth: return borderWidth
             case .cornerRadius: return cornerRadius
-            case .lineWidth:
-                guard case .shape(let s) = content else { return nil }
-                return s.lineWidth
+            case .lineWidth: return shape?.lineWidth
             default: return nil
             }
         }
@@ -118,10 +106,7 @@ extension Layer: AnimationTarget {
             case .translationY: translation.y = v
             case .borderWidth: borderWidth = v
             case .cornerRadius: cornerRadius = v
-            case .lineWidth:
-                guard case .shape(var s) = content else { return }
-                s.lineWidth = v
-                content = .shape(s)
+            case .lineWidth: updateShape { $0.lineWidth = v }
             default: break
             }
         }
@@ -135,12 +120,8 @@ extension Layer: AnimationTarget {
             case .position: return position
             case .anchorPoint: return anchorPoint
             case .translation: return translation
-            case .startPoint:
-                guard case .gradient(let g) = content else { return nil }
-                return g.startPoint
-            case .endPoint:
-                guard case .gradient(let g) = content else { return nil }
-                return g.endPoint
+            case .startPoint: return gradient?.startPoint
+            case .endPoint: return gradient?.endPoint
             default: return nil
             }
         }
@@ -150,14 +131,8 @@ extension Layer: AnimationTarget {
             case .position: position = p
             case .anchorPoint: anchorPoint = p
             case .translation: translation = p
-            case .startPoint:
-                guard case .gradient(var g) = content else { return }
-                g.startPoint = p
-                content = .gradient(g)
-            case .endPoint:
-                guard case .gradient(var g) = content else { return }
-                g.endPoint = p
-                content = .gradient(g)
+            case .startPoint: updateGradient { $0.startPoint = p }
+            case .endPoint: updateGradient { $0.endPoint = p }
             default: break
             }
         }
@@ -173,14 +148,12 @@ extension Layer: AnimationTarget {
             case .backgroundColor: return AnimatableValue.rgba(backgroundColor ?? .clear)
             case .borderColor: return AnimatableValue.rgba(borderColor ?? .clear)
             case .fillColor:
-                guard case .shape(let s) = content, case .color(let c)? = s.fill else { return nil }
+                guard case .color(let c)? = shape?.fill else { return nil }
                 return AnimatableValue.rgba(c)
             case .strokeColor:
-                guard case .shape(let s) = content, case .color(let c)? = s.stroke else { return nil }
+                guard case .color(let c)? = shape?.stroke else { return nil }
                 return AnimatableValue.rgba(c)
-            case .foregroundColor:
-                guard case .text(let t) = content else { return nil }
-                return AnimatableValue.rgba(t.color)
+            case .foregroundColor: return text.map { AnimatableValue.rgba($0.color) }
             default: return nil
             }
         }
@@ -190,18 +163,9 @@ extension Layer: AnimationTarget {
             switch property {
             case .backgroundColor: backgroundColor = c
             case .borderColor: borderColor = c
-            case .fillColor:
-                guard case .shape(var s) = content else { return }
-                s.fill = .color(c)
-                content = .shape(s)
-            case .strokeColor:
-                guard case .shape(var s) = content else { return }
-                s.stroke = .color(c)
-                content = .shape(s)
-            case .foregroundColor:
-                guard case .text(var t) = content else { return }
-                t.color = c
-                content = .text(t)
+            case .fillColor: updateShape { $0.fill = .color(c) }
+            case .strokeColor: updateShape { $0.stroke = .color(c) }
+            case .foregroundColor: updateText { $0.color = c }
             default: break
             }
         }
@@ -211,14 +175,40 @@ extension Layer: AnimationTarget {
     /// rule applies when colours are evaluated); the ramp's even spread when none are set.
     public subscript(numbers property: LayerProperty) -> NumberList? {
         get {
-            guard property == .locations, case .gradient(let g) = content else { return nil }
-            return g.ramp.locations ?? g.ramp.resolvedLocations
+            guard property == .locations, let ramp = gradient?.ramp else { return nil }
+            return ramp.locations ?? ramp.resolvedLocations
         }
         set {
-            guard let v = newValue, property == .locations, case .gradient(var g) = content else { return }
-            g.ramp.locations = v
-            content = .gradient(g)
+            guard let v = newValue, property == .locations else { return }
+            updateGradient { $0.ramp.locations = v }
         }
+    }
+
+    // The content's parts the key paths reach, read and changed in one place each.
+
+    private var gradient: Gradient? { if case .gradient(let g) = content { g } else { nil } }
+    private var shape: ShapeContent? { if case .shape(let s) = content { s } else { nil } }
+    private var text: TextContent? { if case .text(let t) = content { t } else { nil } }
+
+    /// Changes the gradient this layer draws; nothing for other content.
+    private mutating func updateGradient(_ change: (inout Gradient) -> Void) {
+        guard case .gradient(var g) = content else { return }
+        change(&g)
+        content = .gradient(g)
+    }
+
+    /// Changes the shape this layer draws; nothing for other content.
+    private mutating func updateShape(_ change: (inout ShapeContent) -> Void) {
+        guard case .shape(var s) = content else { return }
+        change(&s)
+        content = .shape(s)
+    }
+
+    /// Changes the text this layer draws; nothing for other content.
+    private mutating func updateText(_ change: (inout TextContent) -> Void) {
+        guard case .text(var t) = content else { return }
+        change(&t)
+        content = .text(t)
     }
 
     /// This tree with the model value of `property` of the layer `id` (this one when `nil`)
