@@ -81,58 +81,62 @@ extension Canvas {
             return converted.pixel
         }
         /// The gradient's premultiplied colour at the centre of pixel (x, y).
-        @inline(__always) func pixel(_ x: Int, _ y: Int) -> Pixel { pixel(gradient.ramp.color(at: location(x, y))) }
+        @inline(__always) func pixel(_ ramp: ColorRamp.Reader, _ x: Int, _ y: Int) -> Pixel {
+            pixel(ramp.color(at: location(x, y)))
+        }
         // An axial gradient along one axis changes only along it: the ramp is evaluated once
         // per column (kept for a chunk of columns on the stack) or once per row.
         let horizontal = gradient.kind == .axial && gradient.startPoint.y == gradient.endPoint.y
         let vertical = gradient.kind == .axial && gradient.startPoint.x == gradient.endPoint.x && !horizontal
         let chunk = 32
-        paint(within: full, mask: mask) { blitter, b in
-            // A zero paint leaves the pixel as it was; along rows, eight columns a mask leaves
-            // out are passed over at once.
-            if horizontal {
-                // Finite geometry: positions are then numbers, never NaN (which the ramp reads
-                // as its last colour and a bisection could not place).
-                let finite =
-                    rect.minX.isFinite && rect.minY.isFinite && rect.width.isFinite && rect.height.isFinite
-                    && gradient.startPoint.x.isFinite && gradient.startPoint.y.isFinite
-                    && gradient.endPoint.x.isFinite && gradient.endPoint.y.isFinite
-                let flat = finite ? Self.flatColumns(of: gradient, in: b.x0..<b.x1) { location($0, full.y0) } : nil
-                let (before, from) = flat.map { ($0.before, $0.from) } ?? (b.x0, b.x1)
-                let ramp = gradient.ramp
-                let ends = flat.map { (ramp.color(at: $0.positionBefore), ramp.color(at: $0.positionFrom)) }
-                let (colorBefore, colorFrom) = ends ?? (.clear, .clear)
-                /// Column x's colour: a flat end's without its position, else the ramp's.
-                @inline(__always) func columnColor(_ x: Int) -> Color {
-                    x < before ? colorBefore : x >= from ? colorFrom : ramp.color(at: location(x, full.y0))
-                }
-                // Each column's colour, already scaled by the column's coverage.
-                withUnsafeTemporaryAllocation(of: Pixel.self, capacity: chunk) { colors in
-                    for start in stride(from: b.x0, to: b.x1, by: chunk) {
-                        let end = Swift.min(start + chunk, b.x1)
-                        for x in start..<end {
-                            let c = columnColor(x), cx = column(x)
-                            colors[x - start] =
-                                cx == 1
-                                ? pixel(c) : Canvas.pixel(ImageBitmap.premultiplied(c, opacity: opacity) * Float(cx))
-                        }
-                        for y in b.y0..<b.y1 {
-                            blitter.row(y).blend(
-                                colors.baseAddress!, count: end &- start, factor: Canvas.factor(Float(row(y))),
-                                at: start)
+        gradient.ramp.withReader { ramp in
+            paint(within: full, mask: mask) { blitter, b in
+                // A zero paint leaves the pixel as it was; along rows, eight columns a mask leaves
+                // out are passed over at once.
+                if horizontal {
+                    // Finite geometry: positions are then numbers, never NaN (which the ramp reads
+                    // as its last colour and a bisection could not place).
+                    let finite =
+                        rect.minX.isFinite && rect.minY.isFinite && rect.width.isFinite && rect.height.isFinite
+                        && gradient.startPoint.x.isFinite && gradient.startPoint.y.isFinite
+                        && gradient.endPoint.x.isFinite && gradient.endPoint.y.isFinite
+                    let flat = finite ? Self.flatColumns(of: gradient, in: b.x0..<b.x1) { location($0, full.y0) } : nil
+                    let (before, from) = flat.map { ($0.before, $0.from) } ?? (b.x0, b.x1)
+                    let ends = flat.map { (ramp.color(at: $0.positionBefore), ramp.color(at: $0.positionFrom)) }
+                    let (colorBefore, colorFrom) = ends ?? (.clear, .clear)
+                    /// Column x's colour: a flat end's without its position, else the ramp's.
+                    @inline(__always) func columnColor(_ x: Int) -> Color {
+                        x < before ? colorBefore : x >= from ? colorFrom : ramp.color(at: location(x, full.y0))
+                    }
+                    // Each column's colour, already scaled by the column's coverage.
+                    withUnsafeTemporaryAllocation(of: Pixel.self, capacity: chunk) { colors in
+                        for start in stride(from: b.x0, to: b.x1, by: chunk) {
+                            let end = Swift.min(start + chunk, b.x1)
+                            for x in start..<end {
+                                let c = columnColor(x), cx = column(x)
+                                colors[x - start] =
+                                    cx == 1
+                                    ? pixel(c)
+                                    : Canvas.pixel(ImageBitmap.premultiplied(c, opacity: opacity) * Float(cx))
+                            }
+                            for y in b.y0..<b.y1 {
+                                blitter.row(y).blend(
+                                    colors.baseAddress!, count: end &- start, factor: Canvas.factor(Float(row(y))),
+                                    at: start)
+                            }
                         }
                     }
-                }
-            } else if vertical {
-                for y in b.y0..<b.y1 {
-                    let c = Canvas.spread(pixel(b.x0, y)), cy = row(y), line = blitter.row(y)
-                    for x in b.x0..<b.x1 { line.blend(c, coverage: Float(cy * column(x)), at: x) }
-                }
-            } else {
-                for y in b.y0..<b.y1 {
-                    let cy = row(y), line = blitter.row(y)
-                    for x in b.x0..<b.x1 {
-                        line.blend(Canvas.spread(pixel(x, y)), coverage: Float(cy * column(x)), at: x)
+                } else if vertical {
+                    for y in b.y0..<b.y1 {
+                        let c = Canvas.spread(pixel(ramp, b.x0, y)), cy = row(y), line = blitter.row(y)
+                        for x in b.x0..<b.x1 { line.blend(c, coverage: Float(cy * column(x)), at: x) }
+                    }
+                } else {
+                    for y in b.y0..<b.y1 {
+                        let cy = row(y), line = blitter.row(y)
+                        for x in b.x0..<b.x1 {
+                            line.blend(Canvas.spread(pixel(ramp, x, y)), coverage: Float(cy * column(x)), at: x)
+                        }
                     }
                 }
             }

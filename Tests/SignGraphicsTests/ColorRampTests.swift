@@ -34,4 +34,28 @@ struct ColorRampTests {
         let g = ColorRamp(colors: [.black, .white, .black], locations: [0, 0.6, 0.3])
         #expect(g.resolvedLocations == [0, 0.6, 0.6])
     }
+
+    @Test(
+        "the unpacked reader a fill uses gives color(at:)'s colour at every position",
+        arguments: [
+            ColorRamp(colors: [.clear, .white, .white, .clear], locations: [0, 0.25, 0.75, 1]),
+            ColorRamp(colors: [Color(red: 128, green: 128, blue: 128), .white, Color(red: 9, green: 200, blue: 77)]),
+            ColorRamp(colors: [.black, .white, .black], locations: [0, 0.6, 0.3]),
+            ColorRamp(colors: [.black, .white, .black], locations: [0.5, 0.5, 0.5]),
+            ColorRamp(colors: [.black, .white, .black], locations: [.nan, 0.5, 0.7]),
+            ColorRamp(colors: [.black, .white, .black], locations: [0.2, .nan, 0.7]),
+            ColorRamp(colors: [.black, .white], locations: [0.2, 0.4, 0.6]),
+            ColorRamp(colors: [Color(red: 10, green: 20, blue: 30, alpha: 40)]),
+            ColorRamp(colors: []),
+            ColorRamp(colors: (0..<11).map { Color(red: UInt8($0 * 23), green: UInt8(250 - $0 * 20), blue: 7) }),
+        ])
+    func readerMatches(_ ramp: ColorRamp) {
+        let positions =
+            (-40...440).map { Double($0) / 400 } + [-.infinity, .infinity, .nan, 0.5.nextUp, 0.5.nextDown, 0.6.nextUp]
+        ramp.withReader { reader in
+            for p in positions {
+                #expect(reader.color(at: p) == ramp.color(at: p), "at \(p)")
+            }
+        }
+    }
 }
