@@ -40,6 +40,42 @@ struct Blitter {
             Canvas.over(even: Canvas.product(color.even, fv), odd: Canvas.product(color.odd, fv), at: dst + x)
         }
 
+        /// `color` at eight pixels from column `x`, each scaled by its coverage (0...255, a
+        /// 16-bit lane each) and the mask: `blend(_:factors:at:)` for each four, with the
+        /// mask's eight bytes read and multiplied at once. Four pixels left with no coverage
+        /// are passed over (source-over of nothing changes nothing).
+        @inline(__always)
+        func blend(_ color: Lanes, coverage: SIMD8<UInt16>, at x: Int) {
+            var c = coverage
+            if let mask {
+                let m = UnsafeRawPointer(mask + x).loadUnaligned(as: UInt64.self)
+                if m == 0 { return }
+                if m != .max { c = Canvas.product(c, Self.widened(m)) }
+            }
+            let words = unsafeBitCast(c, to: SIMD2<UInt64>.self)
+            if words[0] != 0 {
+                let f = Self.pairs(c.lowHalf)
+                Canvas.over(even: Canvas.product(color.even, f), odd: Canvas.product(color.odd, f), at: dst + x)
+            }
+            if words[1] != 0 {
+                let f = Self.pairs(c.highHalf)
+                Canvas.over(even: Canvas.product(color.even, f), odd: Canvas.product(color.odd, f), at: dst + (x &+ 4))
+            }
+        }
+
+        /// Eight bytes (the first in the low byte) in eight 16-bit lanes.
+        @inline(__always)
+        static func widened(_ bytes: UInt64) -> SIMD8<UInt16> {
+            SIMD8<UInt16>(truncatingIfNeeded: unsafeBitCast(bytes, to: SIMD8<UInt8>.self))
+        }
+
+        /// Four factors, each in both 16-bit lanes of its pixel's 32-bit word.
+        @inline(__always)
+        static func pairs(_ f: SIMD4<UInt16>) -> SIMD8<UInt16> {
+            let w = SIMD4<UInt32>(truncatingIfNeeded: f)
+            return unsafeBitCast(w | w &<< 16, to: SIMD8<UInt16>.self)
+        }
+
         /// Four factors (0...255), each in both 16-bit lanes of its pixel's 32-bit word.
         @inline(__always)
         static func lanes(_ f: SIMD4<UInt32>) -> SIMD8<UInt16> { unsafeBitCast(f | f &<< 16, to: SIMD8<UInt16>.self) }

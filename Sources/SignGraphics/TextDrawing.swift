@@ -43,26 +43,19 @@ extension Canvas {
                         }
                         var k = 0
                         if taps.adjacent && oneRow {
-                            // Eight pixels' coverage at once, in the 16-bit lanes of two
-                            // 64-bit words (even and odd pixels): a byte times a weight, plus
-                            // its neighbour times the other, is at most 255 x 256, so no lane
-                            // carries into the next. The same sums `coverage` makes.
-                            let m: UInt64 = 0x00FF_00FF_00FF_00FF, half: UInt64 = 0x0080_0080_0080_0080
-                            let (v1, v0) = (UInt64(w1), UInt64(w0))
+                            // Eight pixels' coverage at once, in 16-bit lanes: a byte times a
+                            // weight, plus its neighbour times the other, is at most 255 x 256.
+                            // The same sums `coverage` makes.
+                            let (v1, v0) = (SIMD8<UInt16>(repeating: UInt16(w1)), SIMD8<UInt16>(repeating: UInt16(w0)))
                             while k &+ 8 <= n {
                                 let at = taps.column1 &+ k
                                 let a = UnsafeRawPointer(lower + at).loadUnaligned(as: UInt64.self)
                                 let b = UnsafeRawPointer(lower + (at &+ 1)).loadUnaligned(as: UInt64.self)
                                 if a | b != 0 {
-                                    let even = ((a & m) &* v1 &+ (b & m) &* v0 &+ half) >> 8 & m
-                                    let odd = ((a >> 8 & m) &* v1 &+ (b >> 8 & m) &* v0 &+ half) >> 8 & m
-                                    let covered = even | odd << 8
-                                    for j in 0..<2 {
-                                        let c = UInt32(truncatingIfNeeded: covered >> (32 &* UInt64(j)))
-                                        if c != 0 {
-                                            line.blend(lanes, factors: Blitter.Row.lanes(c), at: x &+ k &+ 4 &* j)
-                                        }
-                                    }
+                                    let c =
+                                        (Blitter.Row.widened(a) &* v1 &+ Blitter.Row.widened(b) &* v0
+                                            &+ SIMD8(repeating: 128)) &>> 8
+                                    line.blend(lanes, coverage: c, at: x &+ k)
                                 }
                                 k &+= 8
                             }
