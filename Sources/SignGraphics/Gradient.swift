@@ -67,22 +67,10 @@ extension Canvas {
         @inline(__always) func row(_ y: Int) -> Double {
             y == full.y0 || y == full.y1 - 1 ? Canvas.overlap(y, area.minY, area.maxY) : 1
         }
-        /// The last ramp colour and its premultiplied pixel: neighbouring pixels mostly share
-        /// a colour (8-bit steps, and the flat ends of a ramp), so it is converted once.
-        var converted = (color: Color.clear, pixel: Canvas.premultiplied(.clear, opacity: opacity))
         /// Where the centre of pixel (x, y) lies along the ramp.
         @inline(__always) func location(_ x: Int, _ y: Int) -> Double {
             let u = (Double(x) + 0.5 - rect.minX) / rect.width, v = (Double(y) + 0.5 - rect.minY) / rect.height
             return gradient.location(u: u, v: v)
-        }
-        /// `c` premultiplied, as a pixel.
-        @inline(__always) func pixel(_ c: Color) -> Pixel {
-            if c != converted.color { converted = (c, Canvas.premultiplied(c, opacity: opacity)) }
-            return converted.pixel
-        }
-        /// The gradient's premultiplied colour at the centre of pixel (x, y).
-        @inline(__always) func pixel(_ ramp: ColorRamp.Reader, _ x: Int, _ y: Int) -> Pixel {
-            pixel(ramp.color(at: location(x, y)))
         }
         // An axial gradient along one axis changes only along it: the ramp is evaluated once
         // per column (kept for a chunk of columns on the stack) or once per row.
@@ -91,6 +79,9 @@ extension Canvas {
         let chunk = 32
         gradient.ramp.withReader { ramp in
             paint(within: full, mask: mask) { blitter, b in
+                // A local of the closure, not a capture: a captured variable's every access
+                // is checked for exclusivity at run time.
+                var pixel = LastPremultiplied(opacity: opacity)
                 // A zero paint leaves the pixel as it was; along rows, eight columns a mask leaves
                 // out are passed over at once.
                 if horizontal {
@@ -128,18 +119,41 @@ extension Canvas {
                     }
                 } else if vertical {
                     for y in b.y0..<b.y1 {
-                        let c = Canvas.spread(pixel(ramp, b.x0, y)), cy = row(y), line = blitter.row(y)
+                        let c = Canvas.spread(pixel(ramp.color(at: location(b.x0, y)))), cy = row(y),
+                            line = blitter.row(y)
                         for x in b.x0..<b.x1 { line.blend(c, coverage: Float(cy * column(x)), at: x) }
                     }
                 } else {
                     for y in b.y0..<b.y1 {
                         let cy = row(y), line = blitter.row(y)
                         for x in b.x0..<b.x1 {
-                            line.blend(Canvas.spread(pixel(ramp, x, y)), coverage: Float(cy * column(x)), at: x)
+                            line.blend(
+                                Canvas.spread(pixel(ramp.color(at: location(x, y)))), coverage: Float(cy * column(x)),
+                                at: x)
                         }
                     }
                 }
             }
+        }
+    }
+
+    /// The last colour premultiplied and its pixel: neighbouring pixels of a gradient mostly
+    /// share a colour (8-bit steps, and the flat ends of a ramp), so each is converted once.
+    struct LastPremultiplied {
+        let opacity: Float
+        var color = Color.clear
+        var pixel: Pixel
+
+        init(opacity: Float) {
+            self.opacity = opacity
+            pixel = Canvas.premultiplied(.clear, opacity: opacity)
+        }
+
+        /// `c` premultiplied at the opacity, as a pixel.
+        @inline(__always)
+        mutating func callAsFunction(_ c: Color) -> Pixel {
+            if c != color { (color, pixel) = (c, Canvas.premultiplied(c, opacity: opacity)) }
+            return pixel
         }
     }
 
