@@ -33,13 +33,17 @@ struct StripSampler {
         wy0 = 256 - wy1
     }
 
-    /// The pixels within `bounds` that can touch the strip; `nil` when none.
+    /// The pixels within `bounds` that can touch the strip; `nil` when none. The row (column)
+    /// past the strip's last, or its first, counts only when its weight is not 0: a strip on
+    /// whole pixels paints, and so damages, none of them.
     func reach(within bounds: (x0: Int, y0: Int, x1: Int, y1: Int)) -> (x0: Int, y0: Int, x1: Int, y1: Int)? {
-        let rowStart = max(bounds.y0, baseY), rowEnd = min(bounds.y1, baseY + height + 1)
+        let top = baseY + (wy0 == 0 ? 1 : 0), bottom = baseY + height + (wy1 > 0 ? 1 : 0)
+        let left = baseX + (wx0 == 0 ? 1 : 0), right = baseX + width + (wx1 > 0 ? 1 : 0)
+        let rowStart = max(bounds.y0, top), rowEnd = min(bounds.y1, bottom)
         let columns =
             period > 0
             ? bounds.x0..<max(bounds.x0, bounds.x1)
-            : max(bounds.x0, baseX)..<max(max(bounds.x0, baseX), min(bounds.x1, baseX + width + 1))
+            : max(bounds.x0, left)..<max(max(bounds.x0, left), min(bounds.x1, right))
         guard rowStart < rowEnd, !columns.isEmpty else { return nil }
         return (columns.lowerBound, rowStart, columns.upperBound, rowEnd)
     }

@@ -84,6 +84,7 @@ struct TextDrawingTests {
             (Point(x: -5.73, y: 0), Color(red: 255, green: 255, blue: 255)),
             (Point(x: 7.1, y: 1.25), Color(red: 255, green: 96, blue: 64)),
             (Point(x: 1.9, y: 0), Color(red: 200, green: 30, blue: 220, alpha: 150)),
+            (Point(x: 2.9995, y: 0.9995), Color(red: 255, green: 176, blue: 0)),
         ])
     func matchesDefinition(origin: Point, color: Color) {
         for mask in [nil, Self.mask] {
@@ -97,5 +98,25 @@ struct TextDrawingTests {
                 wrong.isEmpty,
                 "masked: \(mask != nil); pixels (x, y) that differ: \(wrong.prefix(8).map { ($0 % 48, $0 / 48) })")
         }
+    }
+
+    @Test(
+        "a strip marks as changed the rows and columns it can paint: the row below and the column right of it only at a fractional position",
+        arguments: [
+            (Point(x: 3, y: 1), (x0: 3, y0: 1, x1: 44, y1: 4)),
+            (Point(x: 3.4, y: 1), (x0: 3, y0: 1, x1: 45, y1: 4)),
+            (Point(x: 3, y: 1.25), (x0: 3, y0: 1, x1: 44, y1: 5)),
+            (Point(x: 2.9995, y: 0.9995), (x0: 3, y0: 1, x1: 44, y1: 4)),
+        ])
+    func damage(origin: Point, expected: (x0: Int, y0: Int, x1: Int, y1: Int)) {
+        var canvas = Canvas(width: 48, height: 6)
+        canvas.damage.removeAll()
+        canvas.draw(
+            Self.strip, at: origin, color: .white, opacity: 1, smooth: true,
+            clip: Rect(x: 0, y: 0, width: 48, height: 6))
+        let rows = (0..<6).filter { canvas.damage.span($0) != nil }
+        let spans = Set(rows.compactMap { canvas.damage.span($0).map { "\($0.x0)..<\($0.x1)" } })
+        #expect(rows == Array(expected.y0..<expected.y1))
+        #expect(spans == ["\(expected.x0)..<\(expected.x1)"])
     }
 }
