@@ -60,7 +60,17 @@ public final class Compositor {
     public func begin(_ trees: [(tree: PreparedLayer, time: Double)]) {
         seed.begin()
         cache?.beginFrame()
+        // The scratch arrays are worked on as locals (taken out and put back): each access to
+        // a class's stored array is checked for exclusivity at run time.
+        var (chosen, blockers) = ([Int](), [StillLayers.Box]())
+        swap(&chosen, &self.chosen)
+        swap(&blockers, &self.blockers)
+        defer {
+            swap(&chosen, &self.chosen)
+            swap(&blockers, &self.blockers)
+        }
         chosen.removeAll(keepingCapacity: true)
+        var still = self.still
         if let cache {
             let board = self.board, (w, h) = (width, height)
             StillLayers.choose(
@@ -77,6 +87,7 @@ public final class Compositor {
                     cache.composite(trees[i].tree, origin: .zero, clip: board, onto: &canvas)
                 }
                 still = StillLayers(layers: chosen.map { trees[$0].tree }, canvas: canvas)
+                self.still = still
             }
         }
         prepareBoard(startingFrom: chosen.isEmpty ? nil : still)

@@ -90,26 +90,34 @@ final class SubtreeCache {
             }
         }
         let i = index(layer, origin: at, clip: board)
-        if !entries[i].coverageCurrent {
-            if entries[i].coverage == nil {
-                entries[i].coverage = CoverageMask(alphaOf: entries[i].canvas)
-            } else {
-                entries[i].coverage!.read(alphaOf: entries[i].canvas)
+        // The entry worked on in place, one access to the array: each access to a class's
+        // stored array is checked for exclusivity at run time.
+        return entries.withUnsafeMutableBufferPointer { kept in
+            if !kept[i].coverageCurrent {
+                if kept[i].coverage == nil {
+                    kept[i].coverage = CoverageMask(alphaOf: kept[i].canvas)
+                } else {
+                    kept[i].coverage!.read(alphaOf: kept[i].canvas)
+                }
+                kept[i].coverageCurrent = true
             }
-            entries[i].coverageCurrent = true
+            kept[i].coverage!.x0 = shift.x
+            kept[i].coverage!.y0 = shift.y
+            let o = kept[i].occupied
+            return (kept[i].coverage!, (o.x0 + shift.x, o.y0 + shift.y, o.x1 + shift.x, o.y1 + shift.y))
         }
-        entries[i].coverage!.x0 = shift.x
-        entries[i].coverage!.y0 = shift.y
-        let o = entries[i].occupied
-        return (entries[i].coverage!, (o.x0 + shift.x, o.y0 + shift.y, o.x1 + shift.x, o.y1 + shift.y))
     }
 
     private func index(_ layer: PreparedLayer, origin: Point, clip: Rect) -> Int {
-        let found = entries.firstIndex { $0.layer === layer }
-        if let i = found, entries[i].origin == origin, entries[i].clip == clip {
-            entries[i].lastUsed = frame
-            return i
+        // A kept drawing of the tree at this place is the common case: found in one access.
+        let frame = self.frame
+        let (found, current) = entries.withUnsafeMutableBufferPointer { kept -> (Int?, Bool) in
+            guard let i = kept.firstIndex(where: { $0.layer === layer }) else { return (nil, false) }
+            guard kept[i].origin == origin, kept[i].clip == clip else { return (i, false) }
+            kept[i].lastUsed = frame
+            return (i, true)
         }
+        if let i = found, current { return i }
         fills += 1
         var canvas = spare ?? Canvas(width: width, height: height)
         spare = nil  // so the canvas is not shared while it is drawn on
