@@ -37,7 +37,13 @@ struct Blitter {
                 if m == 0 { return }
                 if m != .max { fv = Canvas.product(fv, Self.lanes(m)) }
             }
-            Canvas.over(even: Canvas.product(color.even, fv), odd: Canvas.product(color.odd, fv), at: dst + x)
+            over(color, factors: fv, at: x)
+        }
+
+        /// `color` scaled by four factors (the mask already in them), over four pixels from `x`.
+        @inline(__always)
+        private func over(_ color: Lanes, factors f: SIMD8<UInt16>, at x: Int) {
+            Canvas.over(even: Canvas.product(color.even, f), odd: Canvas.product(color.odd, f), at: dst + x)
         }
 
         /// `color` at eight pixels from column `x`, each scaled by its coverage (0...255, a
@@ -53,14 +59,8 @@ struct Blitter {
                 if m != .max { c = Canvas.product(c, Self.widened(m)) }
             }
             let words = unsafeBitCast(c, to: SIMD2<UInt64>.self)
-            if words[0] != 0 {
-                let f = Self.pairs(c.lowHalf)
-                Canvas.over(even: Canvas.product(color.even, f), odd: Canvas.product(color.odd, f), at: dst + x)
-            }
-            if words[1] != 0 {
-                let f = Self.pairs(c.highHalf)
-                Canvas.over(even: Canvas.product(color.even, f), odd: Canvas.product(color.odd, f), at: dst + (x &+ 4))
-            }
+            if words[0] != 0 { over(color, factors: Self.pairs(c.lowHalf), at: x) }
+            if words[1] != 0 { over(color, factors: Self.pairs(c.highHalf), at: x &+ 4) }
         }
 
         /// Eight bytes (the first in the low byte) in eight 16-bit lanes.
