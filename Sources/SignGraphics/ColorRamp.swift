@@ -39,34 +39,16 @@ public struct ColorRamp: Sendable, Hashable {
         return (resolved[0], resolved[resolved.count - 1])
     }
 
-    /// The colour at a position along the gradient's axis (0 at startPoint, 1 at endPoint).
-    /// Walks the locations in place (running maximum included): no allocation per call.
-    public func color(at position: Double) -> Color {
-        guard let first = colors.first else { return .clear }
-        let n = colors.count
-        guard n > 1 else { return first }
-        let given = locations?.count == n
-        @inline(__always) func location(_ i: Int) -> Double { given ? locations![i] : Double(i) / Double(n - 1) }
-        var previous = location(0)
-        if position <= previous { return first }
-        for i in 1..<n {
-            let current = max(previous, location(i))
-            if position <= current {
-                let span = current - previous
-                let f = span > 0 ? (position - previous) / span : 1
-                return colors[i - 1].interpolated(to: colors[i], fraction: f)
-            }
-            previous = current
-        }
-        return colors[n - 1]
-    }
+    /// The colour at a position along the gradient's axis (0 at startPoint, 1 at endPoint):
+    /// the locations walked in order, a decreasing one counting as the running maximum. A
+    /// fill that reads many positions unpacks the ramp once instead (`withReader`).
+    public func color(at position: Double) -> Color { withReader { $0.color(at: position) } }
 }
 
 extension ColorRamp {
     /// The ramp unpacked for a fill that reads it at many positions: each stop's resolved
     /// location and its colour in doubles, so a position costs a few comparisons and one
-    /// interpolation, none of the lists' checked reads. Gives `color(at:)`'s colour, to the
-    /// bit, at every position.
+    /// interpolation, none of the lists' checked reads. `color(at:)` is this walk.
     struct Reader {
         struct Stop {
             /// The running maximum of the locations up to this stop, as `color(at:)` walks them.
@@ -79,7 +61,7 @@ extension ColorRamp {
 
         let stops: UnsafeBufferPointer<Stop>
 
-        /// `ColorRamp.color(at:)`.
+        /// The colour at `position` (`ColorRamp.color(at:)`).
         @inline(__always)
         func color(at position: Double) -> Color {
             let n = stops.count

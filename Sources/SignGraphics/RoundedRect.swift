@@ -89,42 +89,45 @@ extension Canvas {
         // lineWidth / 2 + 0.5 in for a stroke, 0.5 for a fill (a hair more, so pixels on the
         // boundary still take the exact formula).
         let reach = (lineWidth.map { $0 / 2 } ?? 0) + 0.5 + 1e-9
-        paint(within: area.pixelBounds(clippedTo: width, height), mask: mask) { blitter, b in
-            for y in b.y0..<b.y1 {
-                let cy = Double(y) + 0.5
-                let clipY = Float(Canvas.overlap(y, clip.minY, clip.maxY))
-                let line = blitter.row(y)
-                // Inside the rectangle, away from the corners' quarter circles, the distance
-                // to the outline is the distance to the nearest side: where this row is far
-                // enough from the top and bottom, so are the columns far enough from both sides.
-                let dy = min(cy - rect.minY, rect.maxY - cy), m = dy >= r ? reach : max(r, reach)
-                let first = Int(pixel: rect.minX + m - 0.5, .up)
-                let end = Int(pixel: rect.maxX - m - 0.5, .down) + 1
-                let inner = dy >= reach && first < end ? first..<end : 0..<0
-                // A stroke visits only the columns on either side of its untouched middle.
-                let split = lineWidth != nil && !inner.isEmpty
-                let left = split ? b.x0..<max(b.x0, min(inner.lowerBound, b.x1)) : b.x0..<b.x1
-                let right = split ? min(max(inner.upperBound, b.x0), b.x1)..<b.x1 : b.x1..<b.x1
-                for part in 0..<2 {
-                    for x in part == 0 ? left : right {
-                        let deep = inner.contains(x)
-                        if deep && lineWidth != nil { continue }
-                        let cx = Double(x) + 0.5
-                        var coverage: Float =
-                            deep
-                            ? 1
-                            : lineWidth.map { shape.strokeCoverage(x: cx, y: cy, lineWidth: $0) }
-                                ?? shape.fillCoverage(x: cx, y: cy)
-                        coverage *= clipY * Float(Canvas.overlap(x, clip.minX, clip.maxX))
-                        guard coverage > 0 else { continue }
-                        var color = solid
-                        if let g = gradient {
-                            let u = (cx - rect.minX) / max(rect.width, 1e-9)
-                            let v = (cy - rect.minY) / max(rect.height, 1e-9)
-                            color = Canvas.spread(
-                                Canvas.premultiplied(g.ramp.color(at: g.location(u: u, v: v)), opacity: opacity))
+        // A gradient's ramp is unpacked once for the whole outline (an empty one for a colour).
+        (gradient?.ramp ?? ColorRamp(colors: [Color]())).withReader { ramp in
+            paint(within: area.pixelBounds(clippedTo: width, height), mask: mask) { blitter, b in
+                for y in b.y0..<b.y1 {
+                    let cy = Double(y) + 0.5
+                    let clipY = Float(Canvas.overlap(y, clip.minY, clip.maxY))
+                    let line = blitter.row(y)
+                    // Inside the rectangle, away from the corners' quarter circles, the distance
+                    // to the outline is the distance to the nearest side: where this row is far
+                    // enough from the top and bottom, so are the columns far enough from both sides.
+                    let dy = min(cy - rect.minY, rect.maxY - cy), m = dy >= r ? reach : max(r, reach)
+                    let first = Int(pixel: rect.minX + m - 0.5, .up)
+                    let end = Int(pixel: rect.maxX - m - 0.5, .down) + 1
+                    let inner = dy >= reach && first < end ? first..<end : 0..<0
+                    // A stroke visits only the columns on either side of its untouched middle.
+                    let split = lineWidth != nil && !inner.isEmpty
+                    let left = split ? b.x0..<max(b.x0, min(inner.lowerBound, b.x1)) : b.x0..<b.x1
+                    let right = split ? min(max(inner.upperBound, b.x0), b.x1)..<b.x1 : b.x1..<b.x1
+                    for part in 0..<2 {
+                        for x in part == 0 ? left : right {
+                            let deep = inner.contains(x)
+                            if deep && lineWidth != nil { continue }
+                            let cx = Double(x) + 0.5
+                            var coverage: Float =
+                                deep
+                                ? 1
+                                : lineWidth.map { shape.strokeCoverage(x: cx, y: cy, lineWidth: $0) }
+                                    ?? shape.fillCoverage(x: cx, y: cy)
+                            coverage *= clipY * Float(Canvas.overlap(x, clip.minX, clip.maxX))
+                            guard coverage > 0 else { continue }
+                            var color = solid
+                            if let g = gradient {
+                                let u = (cx - rect.minX) / max(rect.width, 1e-9)
+                                let v = (cy - rect.minY) / max(rect.height, 1e-9)
+                                color = Canvas.spread(
+                                    Canvas.premultiplied(ramp.color(at: g.location(u: u, v: v)), opacity: opacity))
+                            }
+                            line.blend(color, coverage: coverage, at: x)
                         }
-                        line.blend(color, coverage: coverage, at: x)
                     }
                 }
             }

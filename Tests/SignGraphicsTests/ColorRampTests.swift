@@ -36,7 +36,7 @@ struct ColorRampTests {
     }
 
     @Test(
-        "the unpacked reader a fill uses gives color(at:)'s colour at every position",
+        "the unpacked reader gives the colour of the locations walked in order (running maximum) at every position",
         arguments: [
             ColorRamp(colors: [.clear, .white, .white, .clear], locations: [0, 0.25, 0.75, 1]),
             ColorRamp(colors: [Color(red: 128, green: 128, blue: 128), .white, Color(red: 9, green: 200, blue: 77)]),
@@ -54,8 +54,29 @@ struct ColorRampTests {
             (-40...440).map { Double($0) / 400 } + [-.infinity, .infinity, .nan, 0.5.nextUp, 0.5.nextDown, 0.6.nextUp]
         ramp.withReader { reader in
             for p in positions {
-                #expect(reader.color(at: p) == ramp.color(at: p), "at \(p)")
+                #expect(reader.color(at: p) == Self.walked(ramp, at: p), "at \(p)")
             }
         }
+    }
+
+    /// The definition, read straight off the lists: locations walked in order, a decreasing
+    /// one held at the running maximum, the two colours around a position interpolated.
+    static func walked(_ ramp: ColorRamp, at position: Double) -> Color {
+        let colors = ramp.colors, n = colors.count
+        guard let first = colors.first else { return .clear }
+        guard n > 1 else { return first }
+        let given = ramp.locations?.count == n
+        func location(_ i: Int) -> Double { given ? ramp.locations![i] : Double(i) / Double(n - 1) }
+        var previous = location(0)
+        if position <= previous { return first }
+        for i in 1..<n {
+            let current = max(previous, location(i))
+            if position <= current {
+                let span = current - previous
+                return colors[i - 1].interpolated(to: colors[i], fraction: span > 0 ? (position - previous) / span : 1)
+            }
+            previous = current
+        }
+        return colors[n - 1]
     }
 }
