@@ -16,28 +16,86 @@ enum LayerTrack: Sendable {
     /// A property animation with typed values, held by reference: reading it copies nothing.
     final class Track<Value: LayerValue>: Sendable {
         let animation: PropertyAnimation<Value, LayerProperty>
+        /// The animation taken apart, when its value needs nothing of the layer beneath it
+        /// (its ends are given, or it has keyframes, and it neither adds to the value nor
+        /// accumulates): its parts are read where they are, and the layer's value is not.
+        private let direct: Direct?
 
-        init?(_ animation: LayerPropertyAnimation, _ convert: (AnimatableValue) -> Value?) {
+        /// What a direct track reads each frame.
+        private struct Direct {
+            let key: LayerProperty
+            let timing: MediaTiming
+            let duration: Double
+            /// The parent time from which it no longer applies (infinite when it stays).
+            let removedAt: Double
+            let easing: TimingFunction?
+            let ends: (from: Value, to: Value)?
+            let keyframes: Keyframes<Value>?
+        }
+
+        init?(_ animation: LayerPropertyAnimation, on model: Layer, _ convert: (AnimatableValue) -> Value?) {
             guard let typed = animation.mapValues(convert) else { return nil }
             self.animation = typed
+            // A property the layer lacks (a text colour on a gradient) is never written; no
+            // animation adds or removes one, so the model tells once for every frame.
+            var model = model
+            var ends: (Value, Value)?
+            var keyframes: Keyframes<Value>?
+            switch typed.motion {
+            case .basic(let values):
+                if let from = values.from, let to = values.to { ends = (from, to) }
+            case .keyframes(let k):
+                if !k.values.isEmpty { keyframes = k }
+            case .spring:
+                break
+            }
+            if (ends != nil || keyframes != nil) && !typed.isAdditive && !typed.isCumulative
+                && Value.read(typed.keyPath, of: &model) != nil
+            {
+                direct = Direct(
+                    key: typed.keyPath, timing: typed.timing, duration: typed.timing.simpleDuration,
+                    removedAt: typed.isRemovedOnCompletion ? typed.timing.endTime : .infinity,
+                    easing: typed.timingFunction, ends: ends, keyframes: keyframes)
+            } else {
+                direct = nil
+            }
         }
 
         @inline(__always)
         func apply(atParentTime t: Double, to layer: UnsafeMutablePointer<Layer>) {
-            var target = LayerValues<Value>(layer)
-            animation.apply(atParentTime: t, to: &target)
+            guard let direct else {
+                var target = LayerValues<Value>(layer)
+                animation.apply(atParentTime: t, to: &target)
+                return
+            }
+            // The same value as `PropertyAnimation.value(atParentTime:base:)` gives.
+            if t >= direct.removedAt { return }
+            guard let local = direct.timing.local(atParentTime: t) else { return }
+            let fraction = local.time / direct.duration
+            let p = direct.easing?.progress(fraction) ?? fraction
+            let value: Value
+            if let ends = direct.ends {
+                value = ends.from.interpolated(to: ends.to, fraction: p)
+            } else if let v = direct.keyframes?.value(at: p) {
+                value = v
+            } else {
+                return
+            }
+            Value.write(value, to: direct.key, of: &layer.pointee)
         }
     }
 
-    init(_ animation: LayerAnimation) {
+    init(_ animation: LayerAnimation, on model: Layer) {
         self = .value(animation)
         guard case .property(let a) = animation else { return }
         switch a.keyPath.kind {
-        case .number: if let track = Track(a, \.number) { self = .number(track) }
-        case .point: if let track = Track(a, \.point) { self = .point(track) }
+        case .number: if let track = Track(a, on: model, \.number) { self = .number(track) }
+        case .point: if let track = Track(a, on: model, \.point) { self = .point(track) }
         case .color:
-            if let track = Track(a, { if case .color(let c) = $0 { c } else { nil } }) { self = .color(track) }
-        case .numbers: if let track = Track(a, \.numbers) { self = .list(track) }
+            if let track = Track(a, on: model, { if case .color(let c) = $0 { c } else { nil } }) {
+                self = .color(track)
+            }
+        case .numbers: if let track = Track(a, on: model, \.numbers) { self = .list(track) }
         default: break
         }
     }

@@ -38,7 +38,7 @@ public final class PreparedLayer: Sendable {
         _ layer: Layer, fonts: FontLibrary, icons: [String: ImageBitmap] = [:], reusing known: TextRaster? = nil
     ) throws(FreeTypeError) {
         model = layer
-        tracks = layer.animations.map(LayerTrack.init)
+        tracks = layer.animations.map { LayerTrack($0, on: layer) }
         if case .text(let content) = layer.content {
             let raster: TextRaster
             if let known, known.draws(content) {
@@ -76,7 +76,7 @@ public final class PreparedLayer: Sendable {
     /// transitions wrap the text going out and the text coming in.
     public init(wrapping sublayers: [PreparedLayer], in layer: Layer) {
         model = layer
-        tracks = layer.animations.map(LayerTrack.init)
+        tracks = layer.animations.map { LayerTrack($0, on: layer) }
         text = nil
         richText = nil
         textWidth = 0

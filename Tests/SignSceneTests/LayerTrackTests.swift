@@ -121,7 +121,22 @@ struct LayerTrackTests {
             animation(
                 .opacity, .spring(BasicValues(from: .number(-0.5), to: .number(0)), Spring(damping: 3)), additive: true),
         ]
-        return [("shape", shape), ("gradient", gradient), ("text", text)]
+        // Ends given, but a property the layer lacks: a fill that is a gradient has no colour
+        // to animate, and a text no stroke. Nothing is written, as the animation has it.
+        var stroked = Layer(
+            id: "stroked",
+            content: .shape(
+                ShapeContent(
+                    path: RoundedRect(rect: Rect(x: 0, y: 0, width: 8, height: 8), cornerRadius: 1),
+                    fill: .gradient(Gradient(ramp: ColorRamp(colors: [.black, .white]))))),
+            frame: Rect(x: 0, y: 0, width: 8, height: 8))
+        stroked.animations = [
+            animation(.fillColor, .basic(BasicValues(from: rgba(0xff0000ff), to: rgba(0x0000ffff)))),
+            animation(.strokeColor, .keyframes(Keyframes(values: [rgba(0xff0000ff), rgba(0x00ff00ff)]))),
+        ]
+        text.animations.append(
+            animation(.strokeColor, .basic(BasicValues(from: rgba(0xff0000ff), to: rgba(0x0000ffff)))))
+        return [("shape", shape), ("gradient", gradient), ("text", text), ("stroked", stroked)]
     }
 
     @Test("compiled tracks present the same layer as the animations they were compiled from")
@@ -143,7 +158,7 @@ struct LayerTrackTests {
     func typedKinds() throws {
         let kinds = Self.layers().flatMap { _, layer in
             layer.animations.map { animation -> String in
-                switch LayerTrack(animation) {
+                switch LayerTrack(animation, on: layer) {
                 case .number: return "number"
                 case .point: return "point"
                 case .color: return "color"
@@ -156,7 +171,8 @@ struct LayerTrackTests {
             kinds == [
                 "number", "point", "number", "color", "number", "color", "number", "value", "value",
                 "list", "point", "value", "list",
-                "color", "number", "color", "point", "number", "color", "number",
+                "color", "number", "color", "point", "number", "color", "number", "color",
+                "color", "color",
             ])
     }
 }
