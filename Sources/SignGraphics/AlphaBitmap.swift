@@ -4,12 +4,17 @@ public struct AlphaBitmap: Sendable, Equatable {
     public let width: Int
     public let height: Int
     /// Row-major coverage, `width * height` bytes.
-    public var coverage: [UInt8]
+    public private(set) var coverage: [UInt8]
+    /// Rows outside these hold no coverage (those inside may hold none either): a line of
+    /// text's empty rows above its capitals and below its descenders, which a drawing then
+    /// neither paints nor marks changed.
+    public private(set) var inkedRows: Range<Int>
 
     public init(width: Int, height: Int) {
         self.width = max(width, 0)
         self.height = max(height, 0)
         self.coverage = [UInt8](repeating: 0, count: self.width * self.height)
+        inkedRows = 0..<0
     }
 
     public init(width: Int, height: Int, coverage: [UInt8]) {
@@ -17,11 +22,26 @@ public struct AlphaBitmap: Sendable, Equatable {
         self.width = width
         self.height = height
         self.coverage = coverage
+        let inked = (0..<height).filter { y in coverage[y * width..<(y + 1) * width].contains { $0 != 0 } }
+        inkedRows = (inked.first ?? 0)..<(inked.last.map { $0 + 1 } ?? 0)
+    }
+
+    /// Equal when the coverage is: `inkedRows` may hold rows that were inked and cleared.
+    public static func == (a: AlphaBitmap, b: AlphaBitmap) -> Bool {
+        a.width == b.width && a.height == b.height && a.coverage == b.coverage
+    }
+
+    /// Counts row `y` among the inked ones.
+    private mutating func ink(_ y: Int) {
+        inkedRows = inkedRows.isEmpty ? y..<y + 1 : min(inkedRows.lowerBound, y)..<max(inkedRows.upperBound, y + 1)
     }
 
     public subscript(x: Int, y: Int) -> UInt8 {
         get { coverage[y * width + x] }
-        set { coverage[y * width + x] = newValue }
+        set {
+            coverage[y * width + x] = newValue
+            if newValue != 0 { ink(y) }
+        }
     }
 
     /// Adds another bitmap's coverage at an offset (saturating), clipped to this bitmap.
@@ -32,10 +52,13 @@ public struct AlphaBitmap: Sendable, Equatable {
         for y in y0..<y1 {
             let src = (y - oy) * other.width - ox
             let dst = y * width
+            var any: UInt8 = 0
             for x in x0..<x1 {
                 let sum = Int(coverage[dst + x]) + Int(other.coverage[src + x])
                 coverage[dst + x] = UInt8(min(sum, 255))
+                any |= other.coverage[src + x]
             }
+            if any != 0 { ink(y) }
         }
     }
 }

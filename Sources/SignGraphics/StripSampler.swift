@@ -9,6 +9,8 @@ struct StripSampler {
     /// The strip's size in columns and rows.
     let width: Int
     let height: Int
+    /// The strip's rows that may hold coverage (all of them unless told).
+    let inked: Range<Int>
     /// Copies repeat every `period` pixels; 0 draws one copy.
     let period: Int
     /// Weights of the right and left column, of the lower and upper row, in 1/256 steps
@@ -20,12 +22,14 @@ struct StripSampler {
 
     /// Samples a strip of `width x height` whose top-left corner is at `origin`: there when
     /// `smooth`, else floored to whole pixels; with `tilePeriod`, copies repeat sideways.
-    init(origin: Point, smooth: Bool, width: Int, height: Int, tilePeriod: Double?) {
+    /// Rows outside `inked` are known to be empty.
+    init(origin: Point, smooth: Bool, width: Int, height: Int, inked: Range<Int>? = nil, tilePeriod: Double?) {
         let ox = smooth ? origin.x : origin.x.rounded(.down), oy = smooth ? origin.y : origin.y.rounded(.down)
         baseX = Int(pixel: ox, .down)
         baseY = Int(pixel: oy, .down)
         self.width = width
         self.height = height
+        self.inked = inked ?? 0..<height
         period = tilePeriod.map { Int(pixel: $0, .toNearestOrAwayFromZero) } ?? 0
         wx1 = UInt32(Canvas.steps(Float(ox - ox.rounded(.down))))
         wx0 = 256 - wx1
@@ -33,11 +37,13 @@ struct StripSampler {
         wy0 = 256 - wy1
     }
 
-    /// The pixels within `bounds` that can touch the strip; `nil` when none. The row (column)
-    /// past the strip's last, or its first, counts only when its weight is not 0: a strip on
-    /// whole pixels paints, and so damages, none of them.
+    /// The pixels within `bounds` that can touch the strip's inked rows; `nil` when none. The
+    /// row (column) past the last, or the first, counts only when its weight is not 0: a strip
+    /// on whole pixels paints, and so damages, none of them.
     func reach(within bounds: (x0: Int, y0: Int, x1: Int, y1: Int)) -> (x0: Int, y0: Int, x1: Int, y1: Int)? {
-        let top = baseY + (wy0 == 0 ? 1 : 0), bottom = baseY + height + (wy1 > 0 ? 1 : 0)
+        guard !inked.isEmpty else { return nil }
+        let top = baseY + inked.lowerBound + (wy0 == 0 ? 1 : 0)
+        let bottom = baseY + inked.upperBound + (wy1 > 0 ? 1 : 0)
         let left = baseX + (wx0 == 0 ? 1 : 0), right = baseX + width + (wx1 > 0 ? 1 : 0)
         let rowStart = max(bounds.y0, top), rowEnd = min(bounds.y1, bottom)
         let columns =

@@ -9,7 +9,8 @@ extension Canvas {
     ) {
         guard bitmap.width > 0, bitmap.height > 0 else { return }
         let strip = StripSampler(
-            origin: origin, smooth: smooth, width: bitmap.width, height: bitmap.height, tilePeriod: tilePeriod)
+            origin: origin, smooth: smooth, width: bitmap.width, height: bitmap.height, inked: bitmap.inkedRows,
+            tilePeriod: tilePeriod)
         guard let reach = strip.reach(within: clip.pixelBounds(clippedTo: width, height)) else { return }
         let color = Canvas.spread(Canvas.premultiplied(color, opacity: opacity))
         let lanes = Blitter.Lanes(color)

@@ -46,10 +46,9 @@ struct TextDrawingTests {
     /// Pixel (x, y) as its definition has it: the two columns (and rows) the position
     /// straddles weighted in 1/256 steps, times the mask, source-over the board.
     static func reference(
-        origin: Point, color: Color, mask: CoverageMask?, over board: Canvas
+        _ strip: AlphaBitmap = strip, origin: Point, color: Color, mask: CoverageMask?, over board: Canvas
     ) -> [Canvas.Pixel] {
         var pixels = board.pixels
-        let strip = Self.strip
         let bx = Int(origin.x.rounded(.down)), by = Int(origin.y.rounded(.down))
         let wx1 = UInt32(Canvas.steps(Float(origin.x - origin.x.rounded(.down)))), wx0 = 256 - wx1
         let wy1 = UInt32(Canvas.steps(Float(origin.y - origin.y.rounded(.down)))), wy0 = 256 - wy1
@@ -118,5 +117,42 @@ struct TextDrawingTests {
         let spans = Set(rows.compactMap { canvas.damage.span($0).map { "\($0.x0)..<\($0.x1)" } })
         #expect(rows == Array(expected.y0..<expected.y1))
         #expect(spans == ["\(expected.x0)..<\(expected.x1)"])
+    }
+
+    /// A line whose first two and last row hold nothing (the space above capitals and below
+    /// descenders), with ink on the rows between.
+    static let line: AlphaBitmap = {
+        let (w, h) = (30, 6)
+        let coverage = (0..<w * h).map { i -> UInt8 in
+            let (x, y) = (i % w, i / w)
+            guard (2..<5).contains(y), x % 7 != 0 else { return 0 }
+            return UInt8(truncatingIfNeeded: 40 + x * 7 + y * 30)
+        }
+        return AlphaBitmap(width: w, height: h, coverage: coverage)
+    }()
+
+    @Test(
+        "a line's empty rows are neither painted nor marked changed, and its inked rows draw as defined",
+        arguments: [
+            (Point(x: 4, y: -1), 1..<4),
+            (Point(x: 4.5, y: -1), 1..<4),
+            // Half a row down: the row below the last inked one takes the upper weight.
+            (Point(x: 4.5, y: -0.5), 1..<5),
+            (Point(x: 2, y: 3), 5..<6),
+        ])
+    func emptyRows(origin: Point, changed: Range<Int>) {
+        #expect(Self.line.inkedRows == 2..<5)
+        let board = Self.board()
+        var canvas = board
+        canvas.damage.removeAll()
+        canvas.draw(
+            Self.line, at: origin, color: Color(red: 255, green: 176, blue: 0), opacity: 1, smooth: true,
+            clip: Rect(x: 0, y: 0, width: 48, height: 6))
+        let rows = (0..<6).filter { canvas.damage.span($0) != nil }
+        #expect(rows == Array(changed))
+        let expected = Self.reference(
+            Self.line, origin: origin, color: Color(red: 255, green: 176, blue: 0), mask: nil, over: board)
+        let wrong = canvas.pixels.indices.filter { canvas.pixels[$0] != expected[$0] }
+        #expect(wrong.isEmpty, "pixels (x, y) that differ: \(wrong.prefix(8).map { ($0 % 48, $0 / 48) })")
     }
 }
