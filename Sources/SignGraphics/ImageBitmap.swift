@@ -8,6 +8,9 @@ public struct ImageBitmap: Sendable, Equatable {
     public let pixels: [ImageBitmap.Pixel]
     /// The same in the canvas's 8 bits a channel, for drawing.
     public let packed: [Canvas.Pixel]
+    /// Rows outside these are transparent in `packed`: a rich line's empty rows above and
+    /// below its glyphs, which a drawing then neither paints nor marks changed.
+    public let inkedRows: Range<Int>
 
     /// From straight (non-premultiplied) 8-bit RGBA, as PNG stores it.
     public init(width: Int, height: Int, straightRGBA: [UInt8]) {
@@ -21,6 +24,7 @@ public struct ImageBitmap: Sendable, Equatable {
                 Float(straightRGBA[i * 4 + 2]) / 255 * a, a)
         }
         packed = pixels.map(Canvas.pixel)
+        inkedRows = Self.inkedRows(of: packed, width: width, height: height)
     }
 
     /// Premultiplies a straight colour.
@@ -37,6 +41,13 @@ public struct ImageBitmap: Sendable, Equatable {
         self.height = height
         pixels = premultiplied
         packed = premultiplied.map(Canvas.pixel)
+        inkedRows = Self.inkedRows(of: packed, width: width, height: height)
+    }
+
+    /// The first to the last row of `packed` holding a pixel that is not transparent.
+    private static func inkedRows(of packed: [Canvas.Pixel], width: Int, height: Int) -> Range<Int> {
+        let inked = (0..<height).filter { y in packed[y * width..<(y + 1) * width].contains { $0 != 0 } }
+        return (inked.first ?? 0)..<(inked.last.map { $0 + 1 } ?? 0)
     }
 
     /// Shrunk (or grown) by `factor`, each new pixel the area average of the old ones it
@@ -126,7 +137,8 @@ extension Canvas {
     ) {
         guard image.width > 0, image.height > 0 else { return }
         let strip = StripSampler(
-            origin: origin, smooth: smooth, width: image.width, height: image.height, tilePeriod: tilePeriod)
+            origin: origin, smooth: smooth, width: image.width, height: image.height, inked: image.inkedRows,
+            tilePeriod: tilePeriod)
         guard let reach = strip.reach(within: clip.pixelBounds(clippedTo: width, height)) else { return }
         let opacity = Canvas.factor(opacity)
         let half: UInt64 = 0x0080_0080_0080_0080, lanes: UInt64 = 0x00FF_00FF_00FF_00FF
