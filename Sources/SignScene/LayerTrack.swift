@@ -14,12 +14,19 @@ enum LayerTrack: Sendable {
     case value(LayerAnimation)
 
     /// A property animation with typed values, held by reference: reading it copies nothing.
-    final class Track<Value: LayerValue>: Sendable {
+    final class Track<Value: LayerValue>: @unchecked Sendable {
         let animation: PropertyAnimation<Value, LayerProperty>
         /// The animation taken apart, when its value needs nothing of the layer beneath it
         /// (its ends are given, or it has keyframes, and it neither adds to the value nor
         /// accumulates): its parts are read where they are, and the layer's value is not.
-        private let direct: Direct?
+        /// Held where it was made, never changed after `init`: reading its parts through the
+        /// pointer borrows them, where reading a stored value copies it (its lists retained).
+        private let direct: UnsafeMutablePointer<Direct>?
+
+        deinit {
+            direct?.deinitialize(count: 1)
+            direct?.deallocate()
+        }
 
         /// What a direct track reads each frame.
         private struct Direct {
@@ -52,10 +59,13 @@ enum LayerTrack: Sendable {
             if (ends != nil || keyframes != nil) && !typed.isAdditive && !typed.isCumulative
                 && Value.read(typed.keyPath, of: &model) != nil
             {
-                direct = Direct(
-                    key: typed.keyPath, timing: typed.timing, duration: typed.timing.simpleDuration,
-                    removedAt: typed.isRemovedOnCompletion ? typed.timing.endTime : .infinity,
-                    easing: typed.timingFunction, ends: ends, keyframes: keyframes)
+                let d = UnsafeMutablePointer<Direct>.allocate(capacity: 1)
+                d.initialize(
+                    to: Direct(
+                        key: typed.keyPath, timing: typed.timing, duration: typed.timing.simpleDuration,
+                        removedAt: typed.isRemovedOnCompletion ? typed.timing.endTime : .infinity,
+                        easing: typed.timingFunction, ends: ends, keyframes: keyframes))
+                direct = d
             } else {
                 direct = nil
             }
@@ -63,25 +73,25 @@ enum LayerTrack: Sendable {
 
         @inline(__always)
         func apply(atParentTime t: Double, to layer: UnsafeMutablePointer<Layer>) {
-            guard let direct else {
+            guard let d = direct else {
                 var target = LayerValues<Value>(layer)
                 animation.apply(atParentTime: t, to: &target)
                 return
             }
             // The same value as `PropertyAnimation.value(atParentTime:base:)` gives.
-            if t >= direct.removedAt { return }
-            guard let local = direct.timing.local(atParentTime: t) else { return }
-            let fraction = local.time / direct.duration
-            let p = direct.easing?.progress(fraction) ?? fraction
+            if t >= d.pointee.removedAt { return }
+            guard let local = d.pointee.timing.local(atParentTime: t) else { return }
+            let fraction = local.time / d.pointee.duration
+            let p = d.pointee.easing?.progress(fraction) ?? fraction
             let value: Value
-            if let ends = direct.ends {
-                value = ends.from.interpolated(to: ends.to, fraction: p)
-            } else if let v = direct.keyframes?.value(at: p) {
+            if d.pointee.ends != nil {
+                value = d.pointee.ends!.from.interpolated(to: d.pointee.ends!.to, fraction: p)
+            } else if let v = d.pointee.keyframes?.value(at: p) {
                 value = v
             } else {
                 return
             }
-            Value.write(value, to: direct.key, of: &layer.pointee)
+            Value.write(value, to: d.pointee.key, of: &layer.pointee)
         }
     }
 
