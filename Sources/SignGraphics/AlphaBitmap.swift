@@ -22,8 +22,7 @@ public struct AlphaBitmap: Sendable, Equatable {
         self.width = width
         self.height = height
         self.coverage = coverage
-        let inked = (0..<height).filter { y in coverage[y * width..<(y + 1) * width].contains { $0 != 0 } }
-        inkedRows = (inked.first ?? 0)..<(inked.last.map { $0 + 1 } ?? 0)
+        inkedRows = StripSampler.inkedRows(of: coverage, width: width, height: height)
     }
 
     /// Equal when the coverage is: `inkedRows` may hold rows that were inked and cleared.

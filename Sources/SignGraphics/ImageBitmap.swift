@@ -24,7 +24,7 @@ public struct ImageBitmap: Sendable, Equatable {
                 Float(straightRGBA[i * 4 + 2]) / 255 * a, a)
         }
         packed = pixels.map(Canvas.pixel)
-        inkedRows = Self.inkedRows(of: packed, width: width, height: height)
+        inkedRows = StripSampler.inkedRows(of: packed, width: width, height: height)
     }
 
     /// Premultiplies a straight colour.
@@ -41,13 +41,7 @@ public struct ImageBitmap: Sendable, Equatable {
         self.height = height
         pixels = premultiplied
         packed = premultiplied.map(Canvas.pixel)
-        inkedRows = Self.inkedRows(of: packed, width: width, height: height)
-    }
-
-    /// The first to the last row of `packed` holding a pixel that is not transparent.
-    private static func inkedRows(of packed: [Canvas.Pixel], width: Int, height: Int) -> Range<Int> {
-        let inked = (0..<height).filter { y in packed[y * width..<(y + 1) * width].contains { $0 != 0 } }
-        return (inked.first ?? 0)..<(inked.last.map { $0 + 1 } ?? 0)
+        inkedRows = StripSampler.inkedRows(of: packed, width: width, height: height)
     }
 
     /// Shrunk (or grown) by `factor`, each new pixel the area average of the old ones it

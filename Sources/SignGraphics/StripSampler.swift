@@ -37,6 +37,16 @@ struct StripSampler {
         wy0 = 256 - wy1
     }
 
+    /// The first to the last of `height` rows of `width` values holding one that is not 0:
+    /// the rows a strip of them can paint (empty when none).
+    static func inkedRows<Value: BinaryInteger>(of values: [Value], width: Int, height: Int) -> Range<Int> {
+        func inked(_ y: Int) -> Bool { values[y * width..<(y + 1) * width].contains { $0 != 0 } }
+        guard let first = (0..<height).first(where: inked), let last = (0..<height).last(where: inked) else {
+            return 0..<0
+        }
+        return first..<last + 1
+    }
+
     /// The pixels within `bounds` that can touch the strip's inked rows; `nil` when none. The
     /// row (column) past the last, or the first, counts only when its weight is not 0: a strip
     /// on whole pixels paints, and so damages, none of them.
