@@ -40,10 +40,15 @@ struct Blitter {
             over(color, factors: fv, at: x)
         }
 
-        /// `color` scaled by four factors (the mask already in them), over four pixels from `x`.
+        /// `color` at four factors (the mask already in them) on four pixels from `x`: mixed
+        /// when opaque, else scaled and composited (`Canvas.blend`, four at a time).
         @inline(__always)
         private func over(_ color: Lanes, factors f: SIMD8<UInt16>, at x: Int) {
-            Canvas.over(even: Canvas.product(color.even, f), odd: Canvas.product(color.odd, f), at: dst + x)
+            if color.opaque {
+                Canvas.mix(even: color.even, odd: color.odd, factors: f, at: dst + x)
+            } else {
+                Canvas.over(even: Canvas.product(color.even, f), odd: Canvas.product(color.odd, f), at: dst + x)
+            }
         }
 
         /// `color` at eight pixels from column `x`, each scaled by its coverage (0...255, a
@@ -94,8 +99,9 @@ struct Blitter {
 
         /// `count` premultiplied pixels from `colors` at as many columns from `x`, each scaled
         /// by `factor` (0...255) and the mask: `blend(_:factor:at:)` for each, four columns at
-        /// a time in 16-bit lanes (the same sums), and four that the mask leaves out (a text
-        /// mask's gaps, between its letters) passed over in one read.
+        /// a time in 16-bit lanes (the same sums) when the four are all opaque or none is (a
+        /// four of both, at the edge of a translucent part, pixel by pixel), and four that the
+        /// mask leaves out (a text mask's gaps, between its letters) passed over in one read.
         @inline(__always)
         func blend(_ colors: UnsafePointer<Canvas.Pixel>, count: Int, factor: UInt64, at x: Int) {
             if factor == 0 { return }
@@ -114,8 +120,18 @@ struct Blitter {
                     if factor != 255 { fv = Canvas.product(fv, scale) }
                 }
                 let s = UnsafeRawPointer(colors + k).loadUnaligned(as: SIMD8<UInt16>.self)
-                Canvas.over(
-                    even: Canvas.product(s & low, fv), odd: Canvas.product(s &>> 8, fv), at: dst + (x &+ k))
+                let words = unsafeBitCast(s, to: SIMD2<UInt64>.self), alphas: UInt64 = 0xFF00_0000_FF00_0000
+                if words[0] & words[1] & alphas == alphas {
+                    Canvas.mix(even: s & low, odd: s &>> 8, factors: fv, at: dst + (x &+ k))
+                } else if Self.anyOpaque(words[0]) || Self.anyOpaque(words[1]) {
+                    for j in k..<k &+ 4 {
+                        dst[x &+ j] = Canvas.blend(
+                            Canvas.spread(colors[j]), factor: UInt64(fv[(j &- k) &* 2]), over: dst[x &+ j])
+                    }
+                } else {
+                    Canvas.over(
+                        even: Canvas.product(s & low, fv), odd: Canvas.product(s &>> 8, fv), at: dst + (x &+ k))
+                }
                 k &+= 4
             }
             while k < count {
@@ -133,12 +149,12 @@ struct Blitter {
                 f = Canvas.product(f, UInt64(mask[x]))
                 if f == 0 { return }
             }
-            if f == 255 && color >> 48 == 255 {
-                dst[x] = Canvas.pack(color)
-                return
-            }
-            dst[x] = Canvas.over(Canvas.scale(color, by: f), dst[x])
+            dst[x] = Canvas.blend(color, factor: f, over: dst[x])
         }
+
+        /// Whether either of two pixels in a 64-bit word is opaque.
+        @inline(__always)
+        static func anyOpaque(_ pair: UInt64) -> Bool { pair & 0xFF00_0000 == 0xFF00_0000 || pair >> 56 == 0xFF }
     }
 
     /// A colour's channels in 16-bit lanes for four pixels at once: r, b (`even`) and g, a
@@ -146,6 +162,8 @@ struct Blitter {
     struct Lanes {
         let even: SIMD8<UInt16>
         let odd: SIMD8<UInt16>
+        /// Alpha 255: mixed in one rounding (`Canvas.mix`).
+        let opaque: Bool
 
         init(_ spread: UInt64) {
             let (r, b, g, a) = (
@@ -153,6 +171,7 @@ struct Blitter {
             )
             even = SIMD8(r, b, r, b, r, b, r, b)
             odd = SIMD8(g, a, g, a, g, a, g, a)
+            opaque = a == 255
         }
     }
 

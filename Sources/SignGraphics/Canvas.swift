@@ -103,6 +103,24 @@ public struct Canvas: Sendable {
         return pack(sum | ((sum >> 8) & 0x0001_0001_0001_0001) &* 0xFF)
     }
 
+    /// Source-over of an opaque colour (spread) at coverage `f / 255` (f at most 255): its
+    /// alpha is then f, so each channel is (color * f + dst * (255 - f)) / 255, one product
+    /// rounded once (at most 255 x 255 + 128 a lane) where `over(scale(color, by: f), dst)`
+    /// rounds two and is a level off in about a quarter of cases.
+    @inlinable @inline(__always)
+    public static func mix(_ color: UInt64, _ dst: Pixel, factor f: UInt64) -> Pixel {
+        let t = color &* f &+ spread(dst) &* (255 &- f) &+ 0x0080_0080_0080_0080
+        return pack(((t &+ ((t >> 8) & 0x00FF_00FF_00FF_00FF)) >> 8) & 0x00FF_00FF_00FF_00FF)
+    }
+
+    /// A premultiplied colour (spread) at coverage `f / 255` on `dst`: what every paint does to
+    /// a pixel. An opaque colour is mixed (`mix`); another is scaled, then composited (`over`).
+    @inlinable @inline(__always)
+    public static func blend(_ color: UInt64, factor f: UInt64, over dst: Pixel) -> Pixel {
+        if color >> 48 == 255 { return f == 255 ? pack(color) : mix(color, dst, factor: f) }
+        return over(scale(color, by: f), dst)
+    }
+
     /// Lanes a rounding took to 256 held at 255 (with masks: `pointwiseMin` is a lane loop).
     @inline(__always)
     static func saturated(_ v: SIMD8<UInt16>) -> SIMD8<UInt16> {
@@ -129,6 +147,19 @@ public struct Canvas: Sendable {
         let d = UnsafeRawPointer(dst).loadUnaligned(as: SIMD8<UInt16>.self)
         let e = saturated(even &+ product(d & low, inverse)), o = saturated(odd &+ product(d &>> 8, inverse))
         store(e | o &<< 8, at: dst)
+    }
+
+    /// `mix` of four pixels: opaque colours split into lanes as `over(even:odd:at:)` takes
+    /// them (unscaled), each pixel's factor in both of its lanes, on the four pixels at `dst`.
+    @inline(__always)
+    static func mix(
+        even: SIMD8<UInt16>, odd: SIMD8<UInt16>, factors f: SIMD8<UInt16>, at dst: UnsafeMutablePointer<Pixel>
+    ) {
+        let low = SIMD8<UInt16>(repeating: 0xFF), half = SIMD8<UInt16>(repeating: 0x80)
+        let inverse = low &- f
+        let d = UnsafeRawPointer(dst).loadUnaligned(as: SIMD8<UInt16>.self)
+        let te = even &* f &+ (d & low) &* inverse &+ half, to = odd &* f &+ (d &>> 8) &* inverse &+ half
+        store((te &+ (te &>> 8)) &>> 8 | ((to &+ (to &>> 8)) &>> 8) &<< 8, at: dst)
     }
 
     /// Stores four pixels' lanes at `p`, which is aligned for a pixel, not for a vector: as
@@ -169,11 +200,7 @@ public struct Canvas: Sendable {
                     for i in (y * width + bounds.x0)..<(y * width + bounds.x1) {
                         let p = src[i]
                         if p >> 24 == 0 { continue }
-                        if p >> 24 == 255 && f == 255 {
-                            dst[i] = p
-                            continue
-                        }
-                        dst[i] = Canvas.over(Canvas.scale(Canvas.spread(p), by: f), dst[i])
+                        dst[i] = Canvas.blend(Canvas.spread(p), factor: f, over: dst[i])
                     }
                 }
             }

@@ -67,7 +67,7 @@ struct TextDrawingTests {
                     k = Canvas.product(k, UInt64(mask.coverage[my * mask.width + mx]))
                 }
                 if k > 0 {
-                    pixels[y * board.width + x] = Canvas.over(Canvas.scale(color, by: k), pixels[y * board.width + x])
+                    pixels[y * board.width + x] = Canvas.blend(color, factor: k, over: pixels[y * board.width + x])
                 }
             }
         }
