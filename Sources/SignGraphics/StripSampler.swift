@@ -89,7 +89,9 @@ struct StripSampler {
         var adjacent: Bool { step0 == 1 && step1 == 1 && column1 &+ 1 == column0 }
     }
 
-    /// Calls `body(x, n, taps)` for each run of `n` pixels from `x` across `columns`.
+    /// Calls `body(x, n, taps)` for each run of `n` pixels from `x` across `columns` that
+    /// reads the strip: a run in which neither column is inside it (the gap between tiled
+    /// copies, or beside one copy) paints nothing and is left out.
     @inline(__always)
     func forEachRun(across columns: Range<Int>, _ body: (_ x: Int, _ n: Int, _ taps: Taps) -> Void) {
         let limit = period > 0 ? period : Int.max
@@ -105,11 +107,13 @@ struct StripSampler {
         while x < columns.upperBound {
             let n = Swift.min(columns.upperBound - x, run(c0), run(c1))
             let in0 = c0 >= 0 && c0 < width, in1 = c1 >= 0 && c1 < width
-            body(
-                x, n,
-                Taps(
-                    column0: in0 ? c0 : 0, step0: in0 ? 1 : 0, weight0: in0 ? wx0 : 0, column1: in1 ? c1 : 0,
-                    step1: in1 ? 1 : 0, weight1: in1 ? wx1 : 0))
+            if in0 || in1 {
+                body(
+                    x, n,
+                    Taps(
+                        column0: in0 ? c0 : 0, step0: in0 ? 1 : 0, weight0: in0 ? wx0 : 0, column1: in1 ? c1 : 0,
+                        step1: in1 ? 1 : 0, weight1: in1 ? wx1 : 0))
+            }
             x += n
             c0 += n
             if c0 == limit { c0 = 0 }

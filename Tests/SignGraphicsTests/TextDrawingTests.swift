@@ -44,16 +44,20 @@ struct TextDrawingTests {
     }()
 
     /// Pixel (x, y) as its definition has it: the two columns (and rows) the position
-    /// straddles weighted in 1/256 steps, times the mask, source-over the board.
+    /// straddles weighted in 1/256 steps, times the mask, source-over the board. With
+    /// `period`, strip column c is read at every c + k * period (nothing past its width).
     static func reference(
-        _ strip: AlphaBitmap = strip, origin: Point, color: Color, mask: CoverageMask?, over board: Canvas
+        _ strip: AlphaBitmap = strip, origin: Point, color: Color, mask: CoverageMask?, period: Int? = nil,
+        over board: Canvas
     ) -> [Canvas.Pixel] {
         var pixels = board.pixels
         let bx = Int(origin.x.rounded(.down)), by = Int(origin.y.rounded(.down))
         let wx1 = UInt32(Canvas.steps(Float(origin.x - origin.x.rounded(.down)))), wx0 = 256 - wx1
         let wy1 = UInt32(Canvas.steps(Float(origin.y - origin.y.rounded(.down)))), wy0 = 256 - wy1
-        func at(_ c: Int, _ r: Int) -> UInt32 {
-            c >= 0 && c < strip.width && r >= 0 && r < strip.height ? UInt32(strip.coverage[r * strip.width + c]) : 0
+        func at(_ column: Int, _ r: Int) -> UInt32 {
+            let c = period.map { (column % $0 + $0) % $0 } ?? column
+            return c >= 0 && c < strip.width && r >= 0 && r < strip.height
+                ? UInt32(strip.coverage[r * strip.width + c]) : 0
         }
         let color = Canvas.spread(Canvas.premultiplied(color))
         for y in 0..<board.height {
@@ -92,6 +96,24 @@ struct TextDrawingTests {
                 Self.strip, at: origin, color: color, opacity: 1, smooth: true,
                 clip: Rect(x: 0, y: 0, width: 48, height: 6), mask: mask)
             let expected = Self.reference(origin: origin, color: color, mask: mask, over: Self.board())
+            let wrong = canvas.pixels.indices.filter { canvas.pixels[$0] != expected[$0] }
+            #expect(
+                wrong.isEmpty,
+                "masked: \(mask != nil); pixels (x, y) that differ: \(wrong.prefix(8).map { ($0 % 48, $0 / 48) })")
+        }
+    }
+
+    @Test(
+        "a repeating strip draws every copy across the board and nothing in the gap between copies",
+        arguments: [Point(x: -30.4, y: 1), Point(x: -31, y: 0), Point(x: 12.75, y: 1.5), Point(x: -95.5, y: 2)])
+    func repeating(origin: Point) {
+        let color = Color(red: 255, green: 176, blue: 0)
+        for mask in [nil, Self.mask] {
+            var canvas = Self.board()
+            canvas.draw(
+                Self.strip, at: origin, color: color, opacity: 1, smooth: true, tilePeriod: 50,
+                clip: Rect(x: 0, y: 0, width: 48, height: 6), mask: mask)
+            let expected = Self.reference(origin: origin, color: color, mask: mask, period: 50, over: Self.board())
             let wrong = canvas.pixels.indices.filter { canvas.pixels[$0] != expected[$0] }
             #expect(
                 wrong.isEmpty,
