@@ -95,25 +95,40 @@ extension Canvas {
                     let (before, from) = flat.map { ($0.before, $0.from) } ?? (b.x0, b.x1)
                     let ends = flat.map { (ramp.color(at: $0.positionBefore), ramp.color(at: $0.positionFrom)) }
                     let (colorBefore, colorFrom) = ends ?? (.clear, .clear)
-                    /// Column x's colour: a flat end's without its position, else the ramp's.
-                    @inline(__always) func columnColor(_ x: Int) -> Color {
-                        x < before ? colorBefore : x >= from ? colorFrom : ramp.color(at: location(x, full.y0))
-                    }
-                    // Each column's colour, already scaled by the column's coverage.
-                    withUnsafeTemporaryAllocation(of: Pixel.self, capacity: chunk) { colors in
-                        for start in stride(from: b.x0, to: b.x1, by: chunk) {
-                            let end = Swift.min(start + chunk, b.x1)
-                            for x in start..<end {
-                                let c = columnColor(x), cx = column(x)
-                                colors[x - start] =
-                                    cx == 1
-                                    ? pixel(c)
-                                    : Canvas.pixel(ImageBitmap.premultiplied(c, opacity: opacity) * Float(cx))
-                            }
-                            for y in b.y0..<b.y1 {
-                                blitter.row(y).blend(
-                                    colors.baseAddress!, count: end &- start, factor: Canvas.factor(Float(row(y))),
-                                    at: start)
+                    // Each column's colour, already scaled by the column's coverage. A chunk's
+                    // positions along the ramp are found first, `location`'s operations in its
+                    // order with the row's part found once (so the same numbers): divisions
+                    // that do not wait on one another or on the ramp's branches.
+                    let (sx, dx) = (gradient.startPoint.x, gradient.endPoint.x - gradient.startPoint.x)
+                    let dy = gradient.endPoint.y - gradient.startPoint.y, length2 = dx * dx + dy * dy
+                    let across = ((Double(full.y0) + 0.5 - rect.minY) / rect.height - gradient.startPoint.y) * dy
+                    withUnsafeTemporaryAllocation(of: Double.self, capacity: chunk) { positions in
+                        withUnsafeTemporaryAllocation(of: Pixel.self, capacity: chunk) { colors in
+                            for start in stride(from: b.x0, to: b.x1, by: chunk) {
+                                let end = Swift.min(start + chunk, b.x1)
+                                let first = Swift.max(start, before)
+                                for x in first..<Swift.max(first, Swift.min(end, from)) {
+                                    positions[x &- start] =
+                                        length2 > 0
+                                        ? (((Double(x) + 0.5 - rect.minX) / rect.width - sx) * dx + across) / length2
+                                        : 0
+                                }
+                                for x in start..<end {
+                                    // A flat end's colour without its position, else the ramp's.
+                                    let c =
+                                        x < before
+                                        ? colorBefore : x >= from ? colorFrom : ramp.color(at: positions[x &- start])
+                                    let cx = column(x)
+                                    colors[x - start] =
+                                        cx == 1
+                                        ? pixel(c)
+                                        : Canvas.pixel(ImageBitmap.premultiplied(c, opacity: opacity) * Float(cx))
+                                }
+                                for y in b.y0..<b.y1 {
+                                    blitter.row(y).blend(
+                                        colors.baseAddress!, count: end &- start, factor: Canvas.factor(Float(row(y))),
+                                        at: start)
+                                }
                             }
                         }
                     }
