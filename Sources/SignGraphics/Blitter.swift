@@ -98,45 +98,61 @@ struct Blitter {
         }
 
         /// `count` premultiplied pixels from `colors` at as many columns from `x`, each scaled
-        /// by `factor` (0...255) and the mask: `blend(_:factor:at:)` for each, four columns at
-        /// a time in 16-bit lanes (the same sums) when the four are all opaque or none is (a
-        /// four of both, at the edge of a translucent part, pixel by pixel), and four that the
-        /// mask leaves out (a text mask's gaps, between its letters) passed over in one read.
+        /// by `factor` (0...255) and the mask: `blend(_:factor:at:)` for each, eight columns'
+        /// mask read and widened at once and then four columns at a time in 16-bit lanes (the
+        /// same sums) when the four are all opaque or none is (a four of both, at the edge of
+        /// a translucent part, pixel by pixel); columns the mask leaves out (a text mask's
+        /// gaps, between its letters) are passed over.
         @inline(__always)
         func blend(_ colors: UnsafePointer<Canvas.Pixel>, count: Int, factor: UInt64, at x: Int) {
             if factor == 0 { return }
-            let low = SIMD8<UInt16>(repeating: 0xFF)
             let scale = SIMD8<UInt16>(repeating: UInt16(factor))
             var k = 0
-            while k &+ 4 <= count {
+            while k &+ 8 <= count {
+                var f = scale
+                if let mask {
+                    let m = UnsafeRawPointer(mask + (x &+ k)).loadUnaligned(as: UInt64.self)
+                    if m == 0 {
+                        k &+= 8
+                        continue
+                    }
+                    if m != .max { f = factor == 255 ? Self.widened(m) : Canvas.product(Self.widened(m), scale) }
+                }
+                let words = unsafeBitCast(f, to: SIMD2<UInt64>.self)
+                if words[0] != 0 { four(colors + k, factors: Self.pairs(f.lowHalf), at: x &+ k) }
+                if words[1] != 0 { four(colors + (k &+ 4), factors: Self.pairs(f.highHalf), at: x &+ k &+ 4) }
+                k &+= 8
+            }
+            if k &+ 4 <= count {
                 var fv = scale
                 if let mask {
                     let m = UnsafeRawPointer(mask + (x &+ k)).loadUnaligned(as: UInt32.self)
-                    if m == 0 {
-                        k &+= 4
-                        continue
-                    }
-                    fv = Self.lanes(m)
-                    if factor != 255 { fv = Canvas.product(fv, scale) }
+                    fv = factor == 255 ? Self.lanes(m) : Canvas.product(Self.lanes(m), scale)
                 }
-                let s = UnsafeRawPointer(colors + k).loadUnaligned(as: SIMD8<UInt16>.self)
-                let words = unsafeBitCast(s, to: SIMD2<UInt64>.self), alphas: UInt64 = 0xFF00_0000_FF00_0000
-                if words[0] & words[1] & alphas == alphas {
-                    Canvas.mix(even: s & low, odd: s &>> 8, factors: fv, at: dst + (x &+ k))
-                } else if Self.anyOpaque(words[0]) || Self.anyOpaque(words[1]) {
-                    for j in k..<k &+ 4 {
-                        dst[x &+ j] = Canvas.blend(
-                            Canvas.spread(colors[j]), factor: UInt64(fv[(j &- k) &* 2]), over: dst[x &+ j])
-                    }
-                } else {
-                    Canvas.over(
-                        even: Canvas.product(s & low, fv), odd: Canvas.product(s &>> 8, fv), at: dst + (x &+ k))
-                }
+                if unsafeBitCast(fv, to: SIMD2<UInt64>.self) != .zero { four(colors + k, factors: fv, at: x &+ k) }
                 k &+= 4
             }
             while k < count {
                 blend(Canvas.spread(colors[k]), factor: factor, at: x &+ k)
                 k &+= 1
+            }
+        }
+
+        /// Four pixels from `colors` at their factors (each in both lanes of its pixel, the mask
+        /// already in them) on the four from column `x`: `Canvas.blend` for each.
+        @inline(__always)
+        private func four(_ colors: UnsafePointer<Canvas.Pixel>, factors fv: SIMD8<UInt16>, at x: Int) {
+            let low = SIMD8<UInt16>(repeating: 0xFF)
+            let s = UnsafeRawPointer(colors).loadUnaligned(as: SIMD8<UInt16>.self)
+            let words = unsafeBitCast(s, to: SIMD2<UInt64>.self), alphas: UInt64 = 0xFF00_0000_FF00_0000
+            if words[0] & words[1] & alphas == alphas {
+                Canvas.mix(even: s & low, odd: s &>> 8, factors: fv, at: dst + x)
+            } else if Self.anyOpaque(words[0]) || Self.anyOpaque(words[1]) {
+                for j in 0..<4 {
+                    dst[x &+ j] = Canvas.blend(Canvas.spread(colors[j]), factor: UInt64(fv[j &* 2]), over: dst[x &+ j])
+                }
+            } else {
+                Canvas.over(even: Canvas.product(s & low, fv), odd: Canvas.product(s &>> 8, fv), at: dst + x)
             }
         }
 

@@ -75,20 +75,23 @@ struct BlitterTests {
         "pixels of their own colours (a gradient's columns) four at a time, opaque, translucent and both in one four, blend each as Canvas.blend does"
     )
     func ownColours() {
-        // Fours: all opaque, none opaque, two and two, one opaque; then a tail of three.
-        let alphas: [UInt8] = [255, 255, 255, 255, 90, 0, 200, 1, 255, 40, 255, 0, 7, 7, 255, 7, 255, 30, 255]
+        // Eights of fours (all opaque, none opaque, two and two, one opaque), a four left
+        // over, then a tail of three.
+        let alphas: [UInt8] = [
+            255, 255, 255, 255, 90, 0, 200, 1, 255, 40, 255, 0, 7, 7, 255, 7, 255, 255, 255, 255, 255, 30, 255,
+        ]
         let colors = alphas.enumerated().map { i, a in
-            Canvas.premultiplied(Color(red: UInt8(i * 13), green: UInt8(255 - i * 11), blue: 70, alpha: a))
+            Canvas.premultiplied(Color(red: UInt8(truncatingIfNeeded: i * 13), green: UInt8(255 - i * 11), blue: 70, alpha: a))
         }
         for (mask, factor) in [(nil, UInt64(255)), (nil, 180), (Self.mask, 255), (Self.mask, 99)] {
             var canvas = Self.board(width: 26)
             let before = canvas.pixels
-            canvas.paint(within: (1, 0, 20, 1), mask: mask) { blitter, _ in
+            canvas.paint(within: (1, 0, 24, 1), mask: mask) { blitter, _ in
                 colors.withUnsafeBufferPointer {
-                    blitter.row(0).blend($0.baseAddress!, count: 19, factor: factor, at: 1)
+                    blitter.row(0).blend($0.baseAddress!, count: 23, factor: factor, at: 1)
                 }
             }
-            for x in 1..<20 {
+            for x in 1..<24 {
                 var f = factor
                 if let mask { f = Canvas.product(f, UInt64(mask.coverage[x - 1])) }
                 let expected = Canvas.blend(Canvas.spread(colors[x - 1]), factor: f, over: before[x])
