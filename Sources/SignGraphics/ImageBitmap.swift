@@ -138,13 +138,14 @@ extension Canvas {
         let half: UInt64 = 0x0080_0080_0080_0080, lanes: UInt64 = 0x00FF_00FF_00FF_00FF
         image.packed.withUnsafeBufferPointer { src in
             paint(within: reach, mask: mask) { blitter, b in
-                for y in b.y0..<b.y1 {
-                    guard let row = strip.row(y) else { continue }
-                    let lower = src.baseAddress! + row.lower, upper = src.baseAddress! + row.upper
-                    let oneRow = row.wLower == 256
-                    let (wl, wu) = (UInt64(row.wLower), UInt64(row.wUpper))
-                    let line = blitter.row(y)
-                    strip.forEachRun(across: b.x0..<b.x1) { x, n, taps in
+                // Every row splits into the same runs: found once, each then drawn down the rows.
+                strip.forEachRun(across: b.x0..<b.x1) { x, n, taps in
+                    for y in b.y0..<b.y1 {
+                        guard let row = strip.row(y) else { continue }
+                        let lower = src.baseAddress! + row.lower, upper = src.baseAddress! + row.upper
+                        let oneRow = row.wLower == 256
+                        let (wl, wu) = (UInt64(row.wLower), UInt64(row.wUpper))
+                        let line = blitter.row(y)
                         let (w0, w1) = (UInt64(taps.weight0), UInt64(taps.weight1))
                         for k in 0..<n {
                             // The two columns (and rows) a sub-pixel position straddles, weighted

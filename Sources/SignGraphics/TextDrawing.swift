@@ -16,13 +16,14 @@ extension Canvas {
         let lanes = Blitter.Lanes(color)
         bitmap.coverage.withUnsafeBufferPointer { cov in
             paint(within: reach, mask: mask) { blitter, b in
-                for y in b.y0..<b.y1 {
-                    guard let row = strip.row(y) else { continue }
-                    let lower = cov.baseAddress! + row.lower, upper = cov.baseAddress! + row.upper
-                    let oneRow = row.wLower == 256
-                    let (wl, wu) = (row.wLower, row.wUpper)
-                    let line = blitter.row(y)
-                    strip.forEachRun(across: b.x0..<b.x1) { x, n, taps in
+                // Every row splits into the same runs: found once, each then drawn down the rows.
+                strip.forEachRun(across: b.x0..<b.x1) { x, n, taps in
+                    for y in b.y0..<b.y1 {
+                        guard let row = strip.row(y) else { continue }
+                        let lower = cov.baseAddress! + row.lower, upper = cov.baseAddress! + row.upper
+                        let oneRow = row.wLower == 256
+                        let (wl, wu) = (row.wLower, row.wUpper)
+                        let line = blitter.row(y)
                         let (w0, w1) = (taps.weight0, taps.weight1)
                         /// Pixel k's coverage, 0...255.
                         @inline(__always) func coverage(_ k: Int) -> UInt32 {
