@@ -30,9 +30,16 @@ public final class Renderer {
         swap(&trees, &self.trees)
         swap(&times, &layerNanoseconds)
         if times.count != scene.slots.count { times = Array(repeating: 0, count: scene.slots.count) }
-        trees.removeAll(keepingCapacity: true)
         scene.slots.withUnsafeBufferPointer { slots in
-            for i in slots.indices { trees.append(PreparedScene.Slot.drawing(slots.baseAddress! + i, at: t)) }
+            // Written in place while the scene keeps its number of layers (emptying the array
+            // and appending again went through the array's generic replacing every frame).
+            if trees.count != slots.count {
+                trees = slots.indices.map { PreparedScene.Slot.drawing(slots.baseAddress! + $0, at: t) }
+                return
+            }
+            trees.withUnsafeMutableBufferPointer { kept in
+                for i in slots.indices { kept[i] = PreparedScene.Slot.drawing(slots.baseAddress! + i, at: t) }
+            }
         }
         compositor.begin(trees)
         var start = Self.now()
