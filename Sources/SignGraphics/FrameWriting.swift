@@ -27,35 +27,51 @@ extension Canvas {
             || frame.width != width || frame.height != height
         let (w, n) = (width, Swift.min(width * height, frame.width * frame.height))
         let backdrop = Backdrop(background)
-        pixels.withUnsafeMutableBufferPointer { board in
-            let b = board.baseAddress!
-            frame.pixels.withUnsafeMutableBytes { dst in
-                let d = dst.baseAddress!
-                if whole {
-                    Canvas.convert(b, into: d, from: 0, to: n, over: backdrop)
-                } else if !damage.isEmpty || !written.isEmpty {
-                    for y in Swift.min(damage.top, written.top)..<Swift.max(damage.bottom, written.bottom) {
-                        guard let span = damage.span(y, or: written) else { continue }
-                        Canvas.convert(b, into: d, from: y &* w &+ span.x0, to: y &* w &+ span.x1, over: backdrop)
-                    }
+        /// Writes out and resets, `seed` the next canvas's pixels (`nil`: transparent).
+        func writeAndReset(_ b: UnsafeMutablePointer<Pixel>, _ d: UnsafeMutableRawPointer, seed: UnsafePointer<Pixel>?)
+        {
+            /// Pixels `start..<end` of the board reset to the seed's.
+            func reset(_ start: Int, _ end: Int) {
+                if let seed {
+                    (b + start).update(from: seed + start, count: end &- start)
+                } else {
+                    (b + start).update(repeating: 0, count: end &- start)
                 }
             }
-            guard !damage.isEmpty else { return }
-            func reset(_ seed: UnsafePointer<Pixel>?) {
+            if whole {
+                Canvas.convert(b, into: d, from: 0, to: n, over: backdrop)
+                guard !damage.isEmpty else { return }
                 for y in damage.top..<damage.bottom {
                     guard let span = damage.span(y) else { continue }
-                    let start = y &* w &+ span.x0
-                    if let seed {
-                        (b + start).update(from: seed + start, count: span.x1 &- span.x0)
-                    } else {
-                        (b + start).update(repeating: 0, count: span.x1 &- span.x0)
-                    }
+                    reset(y &* w &+ span.x0, y &* w &+ span.x1)
                 }
+                return
             }
-            if let next {
-                next.pixels.withUnsafeBufferPointer { reset($0.baseAddress!) }
-            } else {
-                reset(nil)
+            guard !damage.isEmpty || !written.isEmpty else { return }
+            // Row by row: what changed in this frame or the last is written out, and what
+            // changed in this one reset. Where the two are the same span over black (a
+            // steady frame's every row), one pass does both.
+            for y in Swift.min(damage.top, written.top)..<Swift.max(damage.bottom, written.bottom) {
+                guard let span = damage.span(y, or: written) else { continue }
+                let (start, end) = (y &* w &+ span.x0, y &* w &+ span.x1)
+                let own = damage.span(y)
+                if backdrop.black, let own, own == span {
+                    Canvas.convertOverBlack(b, into: d, from: start, to: end, resettingTo: seed)
+                    continue
+                }
+                Canvas.convert(b, into: d, from: start, to: end, over: backdrop)
+                if let own { reset(y &* w &+ own.x0, y &* w &+ own.x1) }
+            }
+        }
+        pixels.withUnsafeMutableBufferPointer { board in
+            frame.pixels.withUnsafeMutableBytes { dst in
+                if let next {
+                    next.pixels.withUnsafeBufferPointer {
+                        writeAndReset(board.baseAddress!, dst.baseAddress!, seed: $0.baseAddress!)
+                    }
+                } else {
+                    writeAndReset(board.baseAddress!, dst.baseAddress!, seed: nil)
+                }
             }
         }
         swap(&written, &damage)
@@ -78,6 +94,45 @@ extension Canvas {
         init(_ background: Color) {
             pixel = premultiplied(Color(red: background.red, green: background.green, blue: background.blue))
             black = background.red == 0 && background.green == 0 && background.blue == 0
+        }
+    }
+
+    /// `convert` over black, each four pixels then set to `seed`'s (`nil`: transparent) in
+    /// the same pass: a steady frame's write-out and reset of a row.
+    static func convertOverBlack(
+        _ s: UnsafeMutablePointer<Pixel>, into d: UnsafeMutableRawPointer, from start: Int, to end: Int,
+        resettingTo seed: UnsafePointer<Pixel>?
+    ) {
+        let low: UInt64 = 0xFF_FFFF, high: UInt64 = 0xFFFF_FF00_0000
+        let raw = UnsafeMutableRawPointer(s)
+        var i = start
+        while i &+ 4 <= end {
+            let a = raw.loadUnaligned(fromByteOffset: i &* 4, as: UInt64.self)
+            let b = raw.loadUnaligned(fromByteOffset: i &* 4 &+ 8, as: UInt64.self)
+            let first = (a & low) | (a >> 8 & high), second = (b & low) | (b >> 8 & high)
+            let o = i &* 3
+            d.storeBytes(of: first | second << 48, toByteOffset: o, as: UInt64.self)
+            d.storeBytes(of: UInt32(truncatingIfNeeded: second >> 16), toByteOffset: o &+ 8, as: UInt32.self)
+            if let seed {
+                let from = UnsafeRawPointer(seed)
+                raw.storeBytes(
+                    of: from.loadUnaligned(fromByteOffset: i &* 4, as: UInt64.self), toByteOffset: i &* 4,
+                    as: UInt64.self)
+                raw.storeBytes(
+                    of: from.loadUnaligned(fromByteOffset: i &* 4 &+ 8, as: UInt64.self), toByteOffset: i &* 4 &+ 8,
+                    as: UInt64.self)
+            } else {
+                raw.storeBytes(of: 0, toByteOffset: i &* 4, as: UInt64.self)
+                raw.storeBytes(of: 0, toByteOffset: i &* 4 &+ 8, as: UInt64.self)
+            }
+            i &+= 4
+        }
+        guard i < end else { return }
+        convert(s, into: d, from: i, to: end, over: Backdrop(.black))
+        if let seed {
+            (s + i).update(from: seed + i, count: end &- i)
+        } else {
+            (s + i).update(repeating: 0, count: end &- i)
         }
     }
 

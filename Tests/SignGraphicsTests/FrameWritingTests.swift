@@ -44,4 +44,39 @@ struct FrameWritingTests {
         let count = wrong.count
         #expect(count == 0, "\(count) wrong, first: \(wrong.prefix(3))")
     }
+
+    @Test(
+        "a span written out over black and reset in one pass writes the bytes convert writes and leaves the seed's pixels (or transparent) in the span, nothing outside it",
+        arguments: [true, false])
+    func writtenAndReset(withSeed: Bool) {
+        let source = Self.pixels(24), seed = Self.pixels(31).suffix(24).map { $0 | 0x0100_0000 }
+        var wrong: [String] = []
+        for start in 0..<8 {
+            for end in (start + 1)...source.count {
+                var fused = [UInt8](repeating: 0xA5, count: source.count * 3), apart = fused
+                var board = source
+                board.withUnsafeMutableBufferPointer { b in
+                    fused.withUnsafeMutableBytes { d in
+                        seed.withUnsafeBufferPointer { s in
+                            Canvas.convertOverBlack(
+                                b.baseAddress!, into: d.baseAddress!, from: start, to: end,
+                                resettingTo: withSeed ? s.baseAddress! : nil)
+                        }
+                    }
+                }
+                source.withUnsafeBufferPointer { s in
+                    apart.withUnsafeMutableBytes { d in
+                        Canvas.convert(s.baseAddress!, into: d.baseAddress!, from: start, to: end, over: .init(.black))
+                    }
+                }
+                let reset = (0..<source.count).map {
+                    (start..<end).contains($0) ? (withSeed ? seed[$0] : 0) : source[$0]
+                }
+                if fused != apart { wrong.append("\(start)..<\(end): bytes") }
+                if board != reset { wrong.append("\(start)..<\(end): board") }
+            }
+        }
+        let count = wrong.count
+        #expect(count == 0, "\(count) wrong, first: \(wrong.prefix(3))")
+    }
 }
