@@ -15,10 +15,10 @@ extension Canvas {
         let color = Canvas.spread(Canvas.premultiplied(color, opacity: opacity))
         let lanes = Blitter.Lanes(color)
         bitmap.coverage.withUnsafeBufferPointer { cov in
-            paint(within: reach, mask: mask) { blitter, b in
+            paint(within: reach, mask: mask) { blitter, bounds in
                 // Every row splits into the same runs: found once, each then drawn down the rows.
-                strip.forEachRun(across: b.x0..<b.x1) { x, n, taps in
-                    for y in b.y0..<b.y1 {
+                strip.forEachRun(across: bounds.x0..<bounds.x1) { x, n, taps in
+                    for y in bounds.y0..<bounds.y1 {
                         guard let row = strip.row(y) else { continue }
                         let lower = cov.baseAddress! + row.lower, upper = cov.baseAddress! + row.upper
                         let oneRow = row.wLower == 256
@@ -60,6 +60,32 @@ extension Canvas {
                                     line.blend(lanes, coverage: c, at: x &+ k)
                                 }
                                 k &+= 8
+                            }
+                            // The last few the same way, as eight pixels ending inside the
+                            // bounds (at the run's end, or where the bounds end): their bytes
+                            // copied into place and every other pixel of the eight given no
+                            // coverage, which leaves it as it is.
+                            let r = n &- k
+                            if r > 0 && bounds.x1 &- bounds.x0 >= 8 {
+                                let start = Swift.min(x &+ k, bounds.x1 &- 8), off = x &+ k &- start
+                                let at = taps.column1 &+ k
+                                var bytes: (UInt64, UInt64) = (0, 0)
+                                let (a, b) = withUnsafeMutableBytes(of: &bytes) { p in
+                                    // Columns at...at + r: the run's last r pixels read them all.
+                                    for j in 0...r { p[off &+ j] = lower[at &+ j] }
+                                    return (
+                                        p.loadUnaligned(as: UInt64.self),
+                                        p.loadUnaligned(fromByteOffset: 1, as: UInt64.self)
+                                    )
+                                }
+                                let keep: UInt64 = ((1 << (8 &* UInt64(r))) &- 1) << (8 &* UInt64(off))
+                                if (a | b) & keep != 0 {
+                                    let c =
+                                        (Blitter.Row.widened(a & keep) &* v1 &+ Blitter.Row.widened(b & keep) &* v0
+                                            &+ SIMD8(repeating: 128)) &>> 8
+                                    line.blend(lanes, coverage: c, at: start)
+                                }
+                                k = n
                             }
                         } else if taps.adjacent {
                             // Eight pixels read nine neighbouring bytes a row: where they are
