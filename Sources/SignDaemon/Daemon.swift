@@ -187,6 +187,15 @@ public final class Daemon: Sendable {
                 unloadScene: { [unowned self] in unloadScene() },
                 changed: { [unowned self] in saveState() }))
         self.player.withLock { $0 = player }
+        streams.update(config.streams)
+        clock.start()
+        brightnessScheduler.run(Self.brightnessSchedule(config), keepRequested: true)
+        fieldClock.start()
+        player.run(
+            playlists: config.playlists, schedule: Self.showSchedule(config), resuming: savedAtStart.playlist)
+        // The control socket and the page open once what they answer about runs: a client
+        // that connects the moment the socket accepts (a script after `systemctl start`)
+        // sees the restored playlist, and a selection it makes is not undone by the start.
         do {
             if let fd = try SystemdNotifier.activatedSocket() {
                 try server.start(activatedSocket: fd)
@@ -195,16 +204,15 @@ public final class Daemon: Sendable {
             }
             try web?.start()
         } catch {
+            brightnessScheduler.stop()
+            fieldClock.stop()
+            player.stop()
+            clock.stop()
             server.stop()
             outputs.all.forEach { $0.stop() }
+            streams.stop()
             throw error
         }
-        streams.update(config.streams)
-        clock.start()
-        brightnessScheduler.run(Self.brightnessSchedule(config), keepRequested: true)
-        fieldClock.start()
-        player.run(
-            playlists: config.playlists, schedule: Self.showSchedule(config), resuming: savedAtStart.playlist)
         // Last, once everything it may be asked to change is running: a request that waited
         // at the broker while signd was away arrives as soon as it connects.
         do {
