@@ -85,7 +85,14 @@ public struct Canvas: Sendable {
     @inlinable @inline(__always)
     public static func scale(_ s: UInt64, by f: UInt64) -> UInt64 {
         let t = s &* f &+ 0x0080_0080_0080_0080
-        return ((t &+ ((t >> 8) & 0x00FF_00FF_00FF_00FF)) >> 8) & 0x00FF_00FF_00FF_00FF
+        return divided(t)
+    }
+
+    /// Each 16-bit lane t (a sum of products of levels plus 128) divided by 255, rounded:
+    /// (t + t / 256) / 256, exact for every lane up to 255 x 255 + 128.
+    @inlinable @inline(__always)
+    static func divided(_ t: UInt64) -> UInt64 {
+        ((t &+ ((t >> 8) & 0x00FF_00FF_00FF_00FF)) >> 8) & 0x00FF_00FF_00FF_00FF
     }
 
     /// `a * b / 255`, rounded, for two factors.
@@ -110,7 +117,7 @@ public struct Canvas: Sendable {
     @inlinable @inline(__always)
     public static func mix(_ color: UInt64, _ dst: Pixel, factor f: UInt64) -> Pixel {
         let t = color &* f &+ spread(dst) &* (255 &- f) &+ 0x0080_0080_0080_0080
-        return pack(((t &+ ((t >> 8) & 0x00FF_00FF_00FF_00FF)) >> 8) & 0x00FF_00FF_00FF_00FF)
+        return pack(divided(t))
     }
 
     /// A premultiplied colour (spread) at coverage `f / 255` on `dst`: what every paint does to
@@ -130,9 +137,12 @@ public struct Canvas: Sendable {
     /// `a * b / 255`, rounded, lane by lane (both at most 255).
     @inline(__always)
     static func product(_ a: SIMD8<UInt16>, _ b: SIMD8<UInt16>) -> SIMD8<UInt16> {
-        let t = a &* b &+ SIMD8(repeating: 0x80)
-        return (t &+ (t &>> 8)) &>> 8
+        divided(a &* b &+ SIMD8(repeating: 0x80))
     }
+
+    /// `divided(_:)` lane by lane for vectors.
+    @inline(__always)
+    static func divided(_ t: SIMD8<UInt16>) -> SIMD8<UInt16> { (t &+ (t &>> 8)) &>> 8 }
 
     /// Source-over of four pixels, their channels split into 16-bit lanes by masks and shifts
     /// (`even`: r, b of each pixel; `odd`: g, a), on the four pixels at `dst`: `over(_:_:)`
@@ -159,7 +169,7 @@ public struct Canvas: Sendable {
         let inverse = low &- f
         let d = UnsafeRawPointer(dst).loadUnaligned(as: SIMD8<UInt16>.self)
         let te = even &* f &+ (d & low) &* inverse &+ half, to = odd &* f &+ (d &>> 8) &* inverse &+ half
-        store((te &+ (te &>> 8)) &>> 8 | ((to &+ (to &>> 8)) &>> 8) &<< 8, at: dst)
+        store(divided(te) | divided(to) &<< 8, at: dst)
     }
 
     /// Stores four pixels' lanes at `p`, which is aligned for a pixel, not for a vector: as

@@ -30,20 +30,12 @@ extension Canvas {
         /// Writes out and resets, `seed` the next canvas's pixels (`nil`: transparent).
         func writeAndReset(_ b: UnsafeMutablePointer<Pixel>, _ d: UnsafeMutableRawPointer, seed: UnsafePointer<Pixel>?)
         {
-            /// Pixels `start..<end` of the board reset to the seed's.
-            func reset(_ start: Int, _ end: Int) {
-                if let seed {
-                    (b + start).update(from: seed + start, count: end &- start)
-                } else {
-                    (b + start).update(repeating: 0, count: end &- start)
-                }
-            }
             if whole {
                 Canvas.convert(b, into: d, from: 0, to: n, over: backdrop)
                 guard !damage.isEmpty else { return }
                 for y in damage.top..<damage.bottom {
                     guard let span = damage.span(y) else { continue }
-                    reset(y &* w &+ span.x0, y &* w &+ span.x1)
+                    Canvas.reset(b, from: y &* w &+ span.x0, to: y &* w &+ span.x1, to: seed)
                 }
                 return
             }
@@ -60,7 +52,7 @@ extension Canvas {
                     continue
                 }
                 Canvas.convert(b, into: d, from: start, to: end, over: backdrop)
-                if let own { reset(y &* w &+ own.x0, y &* w &+ own.x1) }
+                if let own { Canvas.reset(b, from: y &* w &+ own.x0, to: y &* w &+ own.x1, to: seed) }
             }
         }
         pixels.withUnsafeMutableBufferPointer { board in
@@ -103,16 +95,10 @@ extension Canvas {
         _ s: UnsafeMutablePointer<Pixel>, into d: UnsafeMutableRawPointer, from start: Int, to end: Int,
         resettingTo seed: UnsafePointer<Pixel>?
     ) {
-        let low: UInt64 = 0xFF_FFFF, high: UInt64 = 0xFFFF_FF00_0000
         let raw = UnsafeMutableRawPointer(s)
         var i = start
         while i &+ 4 <= end {
-            let a = raw.loadUnaligned(fromByteOffset: i &* 4, as: UInt64.self)
-            let b = raw.loadUnaligned(fromByteOffset: i &* 4 &+ 8, as: UInt64.self)
-            let first = (a & low) | (a >> 8 & high), second = (b & low) | (b >> 8 & high)
-            let o = i &* 3
-            d.storeBytes(of: first | second << 48, toByteOffset: o, as: UInt64.self)
-            d.storeBytes(of: UInt32(truncatingIfNeeded: second >> 16), toByteOffset: o &+ 8, as: UInt32.self)
+            fourOverBlack(s, at: i, into: d)
             if let seed {
                 let from = UnsafeRawPointer(seed)
                 raw.storeBytes(
@@ -129,11 +115,31 @@ extension Canvas {
         }
         guard i < end else { return }
         convert(s, into: d, from: i, to: end, over: Backdrop(.black))
+        reset(s, from: i, to: end, to: seed)
+    }
+
+    /// Pixels `start..<end` of `s` set to `seed`'s, or transparent.
+    static func reset(
+        _ s: UnsafeMutablePointer<Pixel>, from start: Int, to end: Int, to seed: UnsafePointer<Pixel>?
+    ) {
         if let seed {
-            (s + i).update(from: seed + i, count: end &- i)
+            (s + start).update(from: seed + start, count: end &- start)
         } else {
-            (s + i).update(repeating: 0, count: end &- i)
+            (s + start).update(repeating: 0, count: end &- start)
         }
+    }
+
+    /// Pixels `i..<i + 4` of `s` over black as twelve bytes of R, G, B at `d + 3 * i`: two
+    /// pixels a 64-bit load, their alpha bytes squeezed out, and two stores.
+    @inline(__always)
+    static func fourOverBlack(_ s: UnsafePointer<Pixel>, at i: Int, into d: UnsafeMutableRawPointer) {
+        let low: UInt64 = 0xFF_FFFF, high: UInt64 = 0xFFFF_FF00_0000
+        let a = UnsafeRawPointer(s + i).loadUnaligned(as: UInt64.self)
+        let b = UnsafeRawPointer(s + (i &+ 2)).loadUnaligned(as: UInt64.self)
+        let first = (a & low) | (a >> 8 & high), second = (b & low) | (b >> 8 & high)
+        let o = i &* 3
+        d.storeBytes(of: first | second << 48, toByteOffset: o, as: UInt64.self)
+        d.storeBytes(of: UInt32(truncatingIfNeeded: second >> 16), toByteOffset: o &+ 8, as: UInt32.self)
     }
 
     /// Writes pixels `start..<end` of `src` over `backdrop` as RGB888 at `dst` (the pixel's
@@ -145,18 +151,11 @@ extension Canvas {
         guard start < end else { return }
         let (bg, black) = (backdrop.pixel, backdrop.black)
         @inline(__always) func opaque(_ p: Pixel) -> Pixel { black ? p : over(spread(p), bg) }
-        // Four pixels make twelve bytes of R, G, B: over black, two pixels a 64-bit load,
-        // their alpha bytes squeezed out, and two stores.
+        // Four pixels make twelve bytes of R, G, B.
         var i = start
         if black {
-            let low: UInt64 = 0xFF_FFFF, high: UInt64 = 0xFFFF_FF00_0000
             while i &+ 4 <= end {
-                let a = UnsafeRawPointer(s + i).loadUnaligned(as: UInt64.self)
-                let b = UnsafeRawPointer(s + (i &+ 2)).loadUnaligned(as: UInt64.self)
-                let first = (a & low) | (a >> 8 & high), second = (b & low) | (b >> 8 & high)
-                let o = i &* 3
-                d.storeBytes(of: first | second << 48, toByteOffset: o, as: UInt64.self)
-                d.storeBytes(of: UInt32(truncatingIfNeeded: second >> 16), toByteOffset: o &+ 8, as: UInt32.self)
+                fourOverBlack(s, at: i, into: d)
                 i &+= 4
             }
         }

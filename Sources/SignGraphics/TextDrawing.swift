@@ -49,15 +49,17 @@ extension Canvas {
                             // weight, plus its neighbour times the other, is at most 255 x 256.
                             // The same sums `coverage` makes.
                             let (v1, v0) = (SIMD8<UInt16>(repeating: UInt16(w1)), SIMD8<UInt16>(repeating: UInt16(w0)))
+                            /// The coverage of eight pixels from their left (`a`) and right (`b`) bytes.
+                            @inline(__always) func eight(_ a: UInt64, _ b: UInt64) -> SIMD8<UInt16> {
+                                (Blitter.Row.widened(a) &* v1 &+ Blitter.Row.widened(b) &* v0 &+ SIMD8(repeating: 128))
+                                    &>> 8
+                            }
                             while k &+ 8 <= n {
                                 let at = taps.column1 &+ k
                                 let a = UnsafeRawPointer(lower + at).loadUnaligned(as: UInt64.self)
                                 let b = UnsafeRawPointer(lower + (at &+ 1)).loadUnaligned(as: UInt64.self)
                                 if a | b != 0 {
-                                    let c =
-                                        (Blitter.Row.widened(a) &* v1 &+ Blitter.Row.widened(b) &* v0
-                                            &+ SIMD8(repeating: 128)) &>> 8
-                                    line.blend(lanes, coverage: c, at: x &+ k)
+                                    line.blend(lanes, coverage: eight(a, b), at: x &+ k)
                                 }
                                 k &+= 8
                             }
@@ -80,10 +82,7 @@ extension Canvas {
                                 }
                                 let keep: UInt64 = ((1 << (8 &* UInt64(r))) &- 1) << (8 &* UInt64(off))
                                 if (a | b) & keep != 0 {
-                                    let c =
-                                        (Blitter.Row.widened(a & keep) &* v1 &+ Blitter.Row.widened(b & keep) &* v0
-                                            &+ SIMD8(repeating: 128)) &>> 8
-                                    line.blend(lanes, coverage: c, at: start)
+                                    line.blend(lanes, coverage: eight(a & keep, b & keep), at: start)
                                 }
                                 k = n
                             }
