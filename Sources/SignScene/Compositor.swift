@@ -16,8 +16,11 @@ public final class Compositor {
     private var seed = BoardSeed<StillLayers>()
     /// The still layers the board starts from, while they stay the same.
     private var still: StillLayers?
-    /// Scratch for choosing them, kept so a frame allocates nothing.
+    /// Which of the frame's trees they are, chosen again only when the trees change.
     private var chosen: [Int] = []
+    /// The top-level trees `chosen` was chosen from, held so their identities stay theirs.
+    private var chosenFrom: [PreparedLayer] = []
+    /// Scratch for choosing, kept so a frame allocates nothing.
     private var blockers: [StillLayers.Box] = []
 
     /// Where a tree is drawn: the canvas, its parent's origin on the board, the clip, the
@@ -60,6 +63,29 @@ public final class Compositor {
     public func begin(_ trees: [(tree: PreparedLayer, time: Double)]) {
         seed.begin()
         cache?.beginFrame()
+        // Which trees are still depends on the trees alone (whether each is static, where its
+        // pixels are or may be), so a frame drawing the trees the last one drew keeps its
+        // choice: a steady frame neither looks them up in the cache nor compares their boxes.
+        if !sameTrees(trees) {
+            chooseStill(trees)
+            chosenFrom.removeAll(keepingCapacity: true)
+            for entry in trees { chosenFrom.append(entry.tree) }
+        }
+        prepareBoard(startingFrom: chosen.isEmpty ? nil : still)
+    }
+
+    /// Whether `trees` are the ones the still layers were chosen from, in the same order.
+    private func sameTrees(_ trees: [(tree: PreparedLayer, time: Double)]) -> Bool {
+        chosenFrom.withUnsafeBufferPointer { held in
+            guard held.count == trees.count else { return false }
+            for i in held.indices where held[i] !== trees[i].tree { return false }
+            return true
+        }
+    }
+
+    /// Chooses the still layers of `trees` into `chosen`, compositing them again when they
+    /// are not the ones kept.
+    private func chooseStill(_ trees: [(tree: PreparedLayer, time: Double)]) {
         // The scratch arrays are worked on as locals (taken out and put back): each access to
         // a class's stored array is checked for exclusivity at run time.
         var (chosen, blockers) = ([Int](), [StillLayers.Box]())
@@ -70,34 +96,32 @@ public final class Compositor {
             swap(&blockers, &self.blockers)
         }
         chosen.removeAll(keepingCapacity: true)
-        var still = self.still
-        if let cache {
-            let board = self.board, (w, h) = (width, height)
-            StillLayers.choose(
-                count: trees.count, isStill: { trees[$0].tree.isStatic },
-                box: { i -> StillLayers.Box? in
-                    let tree = trees[i].tree
-                    if tree.isStatic { return cache.occupied(tree, origin: .zero, clip: board) }
-                    return tree.extent.map { $0.pixelBounds(clippedTo: w, h) }
-                }, into: &chosen, blockers: &blockers)
-            if !chosen.isEmpty, still?.holds(chosen, of: trees) != true {
-                // Drawn again only when the still layers change (a text set, a reload).
-                var canvas = Canvas(width: width, height: height)
-                for i in chosen {
-                    cache.composite(trees[i].tree, origin: .zero, clip: board, onto: &canvas)
-                }
-                still = StillLayers(layers: chosen.map { trees[$0].tree }, canvas: canvas)
-                self.still = still
+        guard let cache else { return }
+        let board = self.board, (w, h) = (width, height)
+        StillLayers.choose(
+            count: trees.count, isStill: { trees[$0].tree.isStatic },
+            box: { i -> StillLayers.Box? in
+                let tree = trees[i].tree
+                if tree.isStatic { return cache.occupied(tree, origin: .zero, clip: board) }
+                return tree.extent.map { $0.pixelBounds(clippedTo: w, h) }
+            }, into: &chosen, blockers: &blockers)
+        if !chosen.isEmpty, still?.holds(chosen, of: trees) != true {
+            // Drawn again only when the still layers change (a text set, a reload).
+            var canvas = Canvas(width: width, height: height)
+            for i in chosen {
+                cache.composite(trees[i].tree, origin: .zero, clip: board, onto: &canvas)
             }
+            still = StillLayers(layers: chosen.map { trees[$0].tree }, canvas: canvas)
         }
-        prepareBoard(startingFrom: chosen.isEmpty ? nil : still)
     }
 
     /// Draws a top-level layer (in board coordinates) at scene time `t`; a still one is on
-    /// the board already.
-    public func draw(_ layer: PreparedLayer, at t: Double) {
-        if let start = seed.start, start.contains(layer) { return }
+    /// the board already. Returns whether it was drawn (false: it is still).
+    @discardableResult
+    public func draw(_ layer: PreparedLayer, at t: Double) -> Bool {
+        if let start = seed.start, start.contains(layer) { return false }
         draw(layer, DrawContext(target: 0, origin: .zero, clip: board, depth: 1, time: t))
+        return true
     }
 
     /// Finishes a frame: the board over an opaque background, into `frame`, the board reset

@@ -10,7 +10,8 @@ public final class Renderer {
     public let width: Int
     public let height: Int
     /// How long each top-level layer took to draw in the last frame (wall clock, ns, in the
-    /// scene's order): for the log of a frame that overran.
+    /// scene's order; 0 for a still layer, on the board from the start): for the log of a
+    /// frame that overran.
     public private(set) var layerNanoseconds: [UInt64] = []
     /// Static subtrees the last frame drew into the cache (first sight, or moved).
     public var cacheFills: Int { compositor.cacheFills }
@@ -42,9 +43,14 @@ public final class Renderer {
             }
         }
         compositor.begin(trees)
+        // The clock is read once before the layers and once after each drawn one: a still
+        // layer is on the board already and takes no time of its own.
         var start = Self.now()
         for i in trees.indices {
-            compositor.draw(trees[i].tree, at: trees[i].time)
+            guard compositor.draw(trees[i].tree, at: trees[i].time) else {
+                times[i] = 0
+                continue
+            }
             let end = Self.now()
             times[i] = end &- start
             start = end

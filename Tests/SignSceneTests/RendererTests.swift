@@ -45,6 +45,25 @@ struct RendererTests {
         }
     }
 
+    @Test("a frame's time per layer is 0 for a still layer, on the board from the start, and counted for a drawn one")
+    func layerTimes() throws {
+        let backdrop = Layer(
+            frame: Rect(x: 0, y: 0, width: 40, height: 10), backgroundColor: Color(red: 0, green: 0, blue: 60))
+        let text = TextLayer(
+            id: "main", text: "Now Playing", fallbacks: [], color: .white, marquee: Marquee(speed: 13, fade: .pixels(4))
+        )
+        let scene = try PreparedScene(
+            Scene(width: 40, height: 10, layers: [.layer(backdrop), .marquee(text)]), beginTime: 0, fonts: fonts)
+        let renderer = Renderer(width: 40, height: 10)
+        var frame = Frame(width: 40, height: 10)
+        for k in 0..<3 {
+            renderer.render(scene, at: Double(k) / 10, into: &frame)
+            #expect(renderer.layerNanoseconds.count == 2)
+            #expect(renderer.layerNanoseconds.first == 0, "the backdrop is still")
+            #expect((renderer.layerNanoseconds.last ?? 0) > 0, "the marquee is drawn")
+        }
+    }
+
     @Test("text that fits stands still, centred, when scroll is overflow")
     func staticCentred() throws {
         let scene = try prepared("Hi", marquee: Marquee(fade: .pixels(0), scroll: .overflow))

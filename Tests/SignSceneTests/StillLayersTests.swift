@@ -73,4 +73,40 @@ struct StillLayersTests {
             #expect(frame.pixel(x: 7, y: overlapping ? 5 : 1) == .white)
         }
     }
+
+    @Test("a frame whose still layers are other trees than the last frame's, as many of them, starts from them")
+    func otherStillTrees() throws {
+        // The same moving band between two static layers, the first or the last of them
+        // another: each scene has as many layers as the others and its still ones are chosen
+        // the same way, so only their identity tells them apart. The other layers draw less
+        // than the ones they replace, so a board started from the wrong ones shows it.
+        func scene(back: Color?, box: Rect) throws -> PreparedScene {
+            var square = Layer(frame: Rect(x: 0, y: 0, width: 4, height: 4), backgroundColor: .white)
+            square.animations = [
+                .property(
+                    PropertyAnimation(
+                        keyPath: .positionX, motion: .basic(BasicValues(from: .number(2), to: .number(14))),
+                        timing: MediaTiming(duration: 1)))
+            ]
+            var band = Layer(frame: Rect(x: 0, y: 0, width: 16, height: 4), sublayers: [square])
+            band.masksToBounds = true
+            let layers: [SceneLayer] = [
+                .layer(Layer(frame: Rect(x: 0, y: 0, width: 16, height: 8), backgroundColor: back)), .layer(band),
+                .layer(Layer(frame: box, backgroundColor: Color(red: 255, green: 0, blue: 0))),
+            ]
+            return try PreparedScene(Scene(width: 16, height: 8, layers: layers), beginTime: 0, fonts: Self.fonts)
+        }
+        let navy = Color(red: 0, green: 0, blue: 60), box = Rect(x: 8, y: 4, width: 6, height: 4)
+        let scenes = try [
+            scene(back: navy, box: box), scene(back: nil, box: box),
+            scene(back: navy, box: Rect(x: 8, y: 4, width: 2, height: 2)),
+        ]
+        let renderer = Renderer(width: 16, height: 8)
+        var frame = Frame(width: 16, height: 8)
+        for (k, i) in [0, 0, 1, 1, 0, 2, 2, 0].enumerated() {
+            let t = Double(k) / 10
+            renderer.render(scenes[i], at: t, into: &frame)
+            #expect(frame == Renderer.render(scenes[i], at: t), "frame \(k), scene \(i)")
+        }
+    }
 }
