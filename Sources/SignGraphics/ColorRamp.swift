@@ -29,16 +29,6 @@ public struct ColorRamp: Sendable, Hashable {
         }
     }
 
-    /// The ramp's flat ends: at a position at most `low` the colour is the first, past
-    /// `high` the last (what `color(at:)` returns there). `nil` when the ramp has fewer than
-    /// two colours or a location is not a finite number.
-    var flatEnds: (low: Double, high: Double)? {
-        guard colors.count > 1 else { return nil }
-        let resolved = resolvedLocations
-        guard resolved.allSatisfy(\.isFinite) else { return nil }
-        return (resolved[0], resolved[resolved.count - 1])
-    }
-
     /// The colour at a position along the gradient's axis (0 at startPoint, 1 at endPoint):
     /// the locations walked in order, a decreasing one counting as the running maximum. A
     /// fill that reads many positions unpacks the ramp once instead (`withReader`).
@@ -60,6 +50,14 @@ extension ColorRamp {
         }
 
         let stops: UnsafeBufferPointer<Stop>
+
+        /// The ramp's flat ends: at a position at most `low` the colour is the first, past
+        /// `high` the last (what `color(at:)` returns there). `nil` when the ramp has fewer
+        /// than two colours or a location is not a finite number.
+        var flatEnds: (low: Double, high: Double)? {
+            guard stops.count > 1, stops.allSatisfy({ $0.location.isFinite }) else { return nil }
+            return (stops[0].location, stops[stops.count - 1].location)
+        }
 
         /// The colour at `position` (`ColorRamp.color(at:)`).
         @inline(__always)
@@ -94,14 +92,15 @@ extension ColorRamp {
     func withReader<R>(_ body: (Reader) -> R) -> R {
         let n = colors.count
         return withUnsafeTemporaryAllocation(of: Reader.Stop.self, capacity: Swift.max(n, 1)) { buffer in
-            let given = locations?.count == n
+            // Read once: each read of the optional list copies it.
+            let given = locations.flatMap { $0.count == n ? $0 : nil }
             var running = -Double.infinity
             for i in 0..<n {
                 let c = colors[i]
                 let next = colors[Swift.min(i + 1, n - 1)]
                 let channels = SIMD4<Double>(Double(c.red), Double(c.green), Double(c.blue), Double(c.alpha))
                 let to = SIMD4<Double>(Double(next.red), Double(next.green), Double(next.blue), Double(next.alpha))
-                let location = given ? locations![i] : Double(i) / Double(Swift.max(n - 1, 1))
+                let location = given?[i] ?? Double(i) / Double(Swift.max(n - 1, 1))
                 running = i == 0 ? location : Swift.max(running, location)
                 (buffer.baseAddress! + i).initialize(
                     to: Reader.Stop(location: running, color: c, channels: channels, step: to - channels))

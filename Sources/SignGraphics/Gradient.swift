@@ -91,7 +91,10 @@ extension Canvas {
                         rect.minX.isFinite && rect.minY.isFinite && rect.width.isFinite && rect.height.isFinite
                         && gradient.startPoint.x.isFinite && gradient.startPoint.y.isFinite
                         && gradient.endPoint.x.isFinite && gradient.endPoint.y.isFinite
-                    let flat = finite ? Self.flatColumns(of: gradient, in: b.x0..<b.x1) { location($0, full.y0) } : nil
+                    let flat =
+                        finite
+                        ? Self.flatColumns(of: gradient, ends: ramp.flatEnds, in: b.x0..<b.x1) { location($0, full.y0) }
+                        : nil
                     let (before, from) = flat.map { ($0.before, $0.from) } ?? (b.x0, b.x1)
                     let ends = flat.map { (ramp.color(at: $0.positionBefore), ramp.color(at: $0.positionFrom)) }
                     let (colorBefore, colorFrom) = ends ?? (.clear, .clear)
@@ -177,11 +180,11 @@ extension Canvas {
     /// row are monotonic in x (each step of `location` rounds monotonically), so the columns
     /// before `before` all show the ramp's colour at `positionBefore` and those from `from`
     /// its colour at `positionFrom`: its first and last colours, in the order the axis runs.
-    /// `nil` when the ramp has no flat ends (`ColorRamp.flatEnds`).
+    /// `nil` when the ramp has no flat `ends` (`ColorRamp.Reader.flatEnds`).
     static func flatColumns(
-        of gradient: Gradient, in columns: Range<Int>, location: (Int) -> Double
+        of gradient: Gradient, ends: (low: Double, high: Double)?, in columns: Range<Int>, location: (Int) -> Double
     ) -> (before: Int, positionBefore: Double, from: Int, positionFrom: Double)? {
-        guard let ends = gradient.ramp.flatEnds, !columns.isEmpty else { return nil }
+        guard let ends, !columns.isEmpty else { return nil }
         /// The first column from which `test` holds (it holds from some column on).
         func firstColumn(where test: (Double) -> Bool) -> Int {
             var (lo, hi) = (columns.lowerBound, columns.upperBound)
