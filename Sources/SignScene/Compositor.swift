@@ -14,6 +14,8 @@ public final class Compositor {
     /// Static subtrees' kept pixels; `nil` for the compositor that fills them.
     private let cache: SubtreeCache?
     private var seed = BoardSeed<StillLayers>()
+    /// The animated layers' presentations, kept between frames.
+    private let presentations = PresentationStore()
     /// The still layers the board starts from, while they stay the same.
     private var still: StillLayers?
     /// Which of the frame's trees they are, chosen again only when the trees change.
@@ -63,6 +65,7 @@ public final class Compositor {
     public func begin(_ trees: [(tree: PreparedLayer, time: Double)]) {
         seed.begin()
         cache?.beginFrame()
+        presentations.beginFrame()
         // Which trees are still depends on the trees alone (whether each is static, where its
         // pixels are or may be), so a frame drawing the trees the last one drew keeps its
         // choice: a steady frame neither looks them up in the cache nor compares their boxes.
@@ -163,27 +166,30 @@ public final class Compositor {
             let reach = extent.offsetBy(dx: context.origin.x, dy: context.origin.y).intersection(context.clip)
             guard reach.width > 0, reach.height > 0 else { return }
         }
-        let t = prepared.model.localTime(context.time)
-        if prepared.model.animations.isEmpty {
-            // The model is what shows: passed as it is, not copied (a layer's copy retains
-            // its text, sublayers and animations, and releases them after).
-            draw(prepared, showing: prepared.model, at: t, context)
+        // The layer is read where it is, never copied: a layer's copy retains its text,
+        // sublayers and animations, and releases them after. The model is what shows, or a
+        // presentation kept from the last frame and brought to this one.
+        let t = prepared.stored.pointee.localTime(context.time)
+        if prepared.tracks.isEmpty {
+            draw(prepared, showing: UnsafePointer(prepared.stored), at: t, context)
         } else {
-            draw(prepared, showing: prepared.presentation(at: t), at: t, context)
+            draw(prepared, showing: presentations.present(prepared, at: t), at: t, context)
         }
     }
 
     /// Draws `prepared` showing `layer`, its presentation at its local time `t`.
-    private func draw(_ prepared: PreparedLayer, showing layer: Layer, at t: Double, _ context: DrawContext) {
-        guard !layer.isHidden, layer.opacity > 0 else { return }
-        let frame = layer.frame.offsetBy(dx: context.origin.x, dy: context.origin.y)
-        let rounded = layer.masksToBounds && layer.cornerRadius > 0
+    private func draw(
+        _ prepared: PreparedLayer, showing layer: UnsafePointer<Layer>, at t: Double, _ context: DrawContext
+    ) {
+        guard !layer.pointee.isHidden, layer.pointee.opacity > 0 else { return }
+        let frame = layer.pointee.frame.offsetBy(dx: context.origin.x, dy: context.origin.y)
+        let rounded = layer.pointee.masksToBounds && layer.pointee.cornerRadius > 0
         var here = context
         here.time = t
         // A static mask over a tree that one drawing call paints masks that call's paint
         // directly: no copy of the tree to clear, mask and composite.
         if let cache, let mask = prepared.mask.first, mask.isStatic, !rounded, prepared.drawsOnce,
-            layer.opacity == 1 || prepared.sublayers.isEmpty, context.mask == nil
+            layer.pointee.opacity == 1 || prepared.sublayers.isEmpty, context.mask == nil
         {
             let kept = cache.mask(mask, origin: frame.origin)
             let o = kept.occupied
@@ -194,33 +200,34 @@ public final class Compositor {
             draw(layer, prepared, frame: frame, rounded: false, isolate: false, here)
             return
         }
-        let isolate = !prepared.mask.isEmpty || rounded || (layer.opacity < 1 && !prepared.sublayers.isEmpty)
+        let isolate = !prepared.mask.isEmpty || rounded || (layer.pointee.opacity < 1 && !prepared.sublayers.isEmpty)
         draw(layer, prepared, frame: frame, rounded: rounded, isolate: isolate, here)
     }
 
     /// Draws a presentation layer at `frame`: into the context's target, or drawn apart
     /// (`isolate`) and then masked, clipped and composited into it.
     private func draw(
-        _ layer: Layer, _ prepared: PreparedLayer, frame: Rect, rounded: Bool, isolate: Bool, _ context: DrawContext
+        _ layer: UnsafePointer<Layer>, _ prepared: PreparedLayer, frame: Rect, rounded: Bool, isolate: Bool,
+        _ context: DrawContext
     ) {
         let clip = context.clip
         // Everything of an isolated layer that is used lies within its clip.
         let inside = frame.intersection(clip)
-        let area = (layer.masksToBounds ? inside : clip).pixelBounds(clippedTo: width, height)
+        let area = (layer.pointee.masksToBounds ? inside : clip).pixelBounds(clippedTo: width, height)
         let dst = isolate ? scratch(context.depth * 2, clearing: area) : context.target
-        let opacity = Float(isolate ? 1 : layer.opacity)
-        let outline = RoundedRect(rect: frame, cornerRadius: layer.cornerRadius)
+        let opacity = Float(isolate ? 1 : layer.pointee.opacity)
+        let outline = RoundedRect(rect: frame, cornerRadius: layer.pointee.cornerRadius)
         // The paints into the target carry its mask; an isolated layer is masked afterwards.
         let mask = isolate ? nil : context.mask
 
-        if let background = layer.backgroundColor, background.alpha > 0 {
+        if let background = layer.pointee.backgroundColor, background.alpha > 0 {
             canvases[dst].draw(outline, paint: .color(background), opacity: opacity, clip: clip, mask: mask)
         }
-        switch layer.content {
+        switch layer.pointee.content {
         case .none:
             break
         case .gradient(let gradient):
-            if layer.cornerRadius > 0 {
+            if layer.pointee.cornerRadius > 0 {
                 canvases[dst].draw(outline, paint: .gradient(gradient), opacity: opacity, clip: clip, mask: mask)
             } else {
                 canvases[dst].fill(frame, with: gradient, opacity: opacity, clip: clip, mask: mask)
@@ -234,18 +241,18 @@ public final class Compositor {
             case .right: x += frame.width - prepared.textWidth
             }
             let origin = Point(x: x, y: frame.minY + ((frame.height - Double(lineHeight)) / 2).rounded(.down))
-            // A repeating strip is endless sideways: only its rows are bounded by the layer.
+            // A repeating strip is endless sideways: only its rows are bounded by the layer.pointee.
             let textClip =
                 content.repeatGap == nil
                 ? inside : Rect(x: clip.minX, y: inside.minY, width: clip.width, height: inside.height)
             let period = content.repeatGap.map { prepared.textWidth + $0 }
             if let bitmap = prepared.text {
                 canvases[dst].draw(
-                    bitmap, at: origin, color: content.color, opacity: opacity, smooth: layer.motion == .smooth,
+                    bitmap, at: origin, color: content.color, opacity: opacity, smooth: layer.pointee.motion == .smooth,
                     tilePeriod: period, clip: textClip, mask: mask)
             } else if let rich = prepared.richText {
                 canvases[dst].draw(
-                    rich, at: origin, opacity: opacity, smooth: layer.motion == .smooth, tilePeriod: period,
+                    rich, at: origin, opacity: opacity, smooth: layer.pointee.motion == .smooth, tilePeriod: period,
                     clip: textClip, mask: mask)
             }
         case .image(let image):
@@ -269,16 +276,17 @@ public final class Compositor {
             }
         }
         let sublayers = DrawContext(
-            target: dst, origin: frame.origin, clip: layer.masksToBounds ? inside : clip, depth: context.depth + 1,
+            target: dst, origin: frame.origin, clip: layer.pointee.masksToBounds ? inside : clip,
+            depth: context.depth + 1,
             time: context.time, mask: mask)
         for sublayer in prepared.sublayers { draw(sublayer, sublayers) }
-        if layer.borderWidth > 0, let border = layer.borderColor, border.alpha > 0 {
+        if layer.pointee.borderWidth > 0, let border = layer.pointee.borderColor, border.alpha > 0 {
             // Core Animation draws the border inside the bounds.
-            let w = layer.borderWidth
+            let w = layer.pointee.borderWidth
             let inset = RoundedRect(
                 rect: Rect(
                     x: frame.minX + w / 2, y: frame.minY + w / 2, width: frame.width - w, height: frame.height - w),
-                cornerRadius: max(layer.cornerRadius - w / 2, 0))
+                cornerRadius: max(layer.pointee.cornerRadius - w / 2, 0))
             canvases[dst].draw(inset, paint: .color(border), lineWidth: w, opacity: opacity, clip: clip, mask: mask)
         }
         guard isolate else { return }
@@ -295,6 +303,6 @@ public final class Compositor {
         if rounded {
             canvases[dst].scale(by: { x, y in outline.fillCoverage(x: x, y: y) }, in: area)
         }
-        canvases[context.target].composite(canvases[dst], opacity: Float(layer.opacity), in: area)
+        canvases[context.target].composite(canvases[dst], opacity: Float(layer.pointee.opacity), in: area)
     }
 }

@@ -22,6 +22,9 @@ enum LayerTrack: Sendable {
         /// Held where it was made, never changed after `init`: reading its parts through the
         /// pointer borrows them, where reading a stored value copies it (its lists retained).
         private let direct: UnsafeMutablePointer<Direct>?
+        /// The model's value at the key path (`nil`: the layer lacks the property): what
+        /// `update(atParentTime:on:)` writes where the animation shows no value.
+        private let base: Value?
 
         deinit {
             direct?.deinitialize(count: 1)
@@ -46,6 +49,7 @@ enum LayerTrack: Sendable {
             // A property the layer lacks (a text colour on a gradient) is never written; no
             // animation adds or removes one, so the model tells once for every frame.
             var model = model
+            base = Value.read(typed.keyPath, of: &model)
             var ends: (Value, Value)?
             var keyframes: Keyframes<Value>?
             switch typed.motion {
@@ -56,9 +60,7 @@ enum LayerTrack: Sendable {
             case .spring:
                 break
             }
-            if (ends != nil || keyframes != nil) && !typed.isAdditive && !typed.isCumulative
-                && Value.read(typed.keyPath, of: &model) != nil
-            {
+            if (ends != nil || keyframes != nil) && !typed.isAdditive && !typed.isCumulative && base != nil {
                 let d = UnsafeMutablePointer<Direct>.allocate(capacity: 1)
                 d.initialize(
                     to: Direct(
@@ -71,6 +73,11 @@ enum LayerTrack: Sendable {
             }
         }
 
+        /// Whether `update(atParentTime:on:)` can present the property in place: not when
+        /// the model has no value there to write back (a shape's fill colour animated over
+        /// a gradient fill is written, but reads as none).
+        var updates: Bool { base != nil }
+
         @inline(__always)
         func apply(atParentTime t: Double, to layer: UnsafeMutablePointer<Layer>) {
             guard let d = direct else {
@@ -78,20 +85,37 @@ enum LayerTrack: Sendable {
                 animation.apply(atParentTime: t, to: &target)
                 return
             }
-            // The same value as `PropertyAnimation.value(atParentTime:base:)` gives.
-            if t >= d.pointee.removedAt { return }
-            guard let local = d.pointee.timing.local(atParentTime: t) else { return }
-            let fraction = local.time / d.pointee.duration
-            let p = d.pointee.easing?.progress(fraction) ?? fraction
-            let value: Value
-            if d.pointee.ends != nil {
-                value = d.pointee.ends!.from.interpolated(to: d.pointee.ends!.to, fraction: p)
-            } else if let v = d.pointee.keyframes?.value(at: p) {
-                value = v
-            } else {
+            if let value = Self.value(d, atParentTime: t) { Value.write(value, to: d.pointee.key, of: &layer.pointee) }
+        }
+
+        /// Makes the property on `layer` (a presentation of the model in which only this
+        /// method changed it) what the animation shows at parent time `t`: its value, or the
+        /// model's where it shows none. A direct track writes the property once.
+        @inline(__always)
+        func update(atParentTime t: Double, on layer: UnsafeMutablePointer<Layer>) {
+            let key = animation.keyPath
+            guard let d = direct else {
+                // The model's value first: the animation may read it (an additive one adds to it).
+                if let base { Value.write(base, to: key, of: &layer.pointee) }
+                var target = LayerValues<Value>(layer)
+                animation.apply(atParentTime: t, to: &target)
                 return
             }
-            Value.write(value, to: d.pointee.key, of: &layer.pointee)
+            if let value = Self.value(d, atParentTime: t) ?? base { Value.write(value, to: key, of: &layer.pointee) }
+        }
+
+        /// A direct track's value at parent time `t`, the same as
+        /// `PropertyAnimation.value(atParentTime:base:)` gives; `nil` when it shows none.
+        @inline(__always)
+        private static func value(_ d: UnsafeMutablePointer<Direct>, atParentTime t: Double) -> Value? {
+            if t >= d.pointee.removedAt { return nil }
+            guard let local = d.pointee.timing.local(atParentTime: t) else { return nil }
+            let fraction = local.time / d.pointee.duration
+            let p = d.pointee.easing?.progress(fraction) ?? fraction
+            if d.pointee.ends != nil {
+                return d.pointee.ends!.from.interpolated(to: d.pointee.ends!.to, fraction: p)
+            }
+            return d.pointee.keyframes?.value(at: p)
         }
     }
 
@@ -107,6 +131,34 @@ enum LayerTrack: Sendable {
             }
         case .numbers: if let track = Track(a, on: model, \.numbers) { self = .list(track) }
         default: break
+        }
+    }
+
+    /// The property the track writes when it can present it in place
+    /// (`update(atParentTime:on:)`); `nil` for a group or an untyped animation, which may
+    /// write others.
+    var updatedProperty: LayerProperty? {
+        switch self {
+        case .number(let track): track.updates ? track.animation.keyPath : nil
+        case .point(let track): track.updates ? track.animation.keyPath : nil
+        case .color(let track): track.updates ? track.animation.keyPath : nil
+        case .list(let track): track.updates ? track.animation.keyPath : nil
+        case .value: nil
+        }
+    }
+
+    /// Makes the property it animates on the layer `layer` points to what it shows at parent
+    /// time `t` (the model's value where the animation shows none). `layer` is a
+    /// presentation of the model in which only the layer's tracks' updates changed
+    /// anything. Only for a track with an `updatedProperty`.
+    @inline(__always)
+    func update(atParentTime t: Double, on layer: UnsafeMutablePointer<Layer>) {
+        switch self {
+        case .number(let track): track.update(atParentTime: t, on: layer)
+        case .point(let track): track.update(atParentTime: t, on: layer)
+        case .color(let track): track.update(atParentTime: t, on: layer)
+        case .list(let track): track.update(atParentTime: t, on: layer)
+        case .value: break
         }
     }
 

@@ -4,10 +4,18 @@ import SignTiming
 /// A layer tree made ready to draw: every text rasterised once (FreeType runs here, never
 /// per frame), mirrored by the layer's sublayers and mask. Immutable and shared: a frame
 /// passes it by reference, and its identity keys the compositor's cache of static pixels.
-public final class PreparedLayer: Sendable {
+/// (`@unchecked`: its one pointer, `stored`, is written in `init` only.)
+public final class PreparedLayer: @unchecked Sendable {
     public let model: Layer
+    /// The model again, where the compositor reads it in place for the life of the tree: a
+    /// layer passed by value is copied on the way (its text, sublayers and animations
+    /// retained, and released after).
+    let stored: UnsafeMutablePointer<Layer>
     /// The model's animations, compiled for the frame loop (`LayerTrack`).
     let tracks: [LayerTrack]
+    /// Each track updates a property of its own (`LayerTrack.updatedProperty`):
+    /// `present(at:into:)` then writes only those.
+    let updatesInPlace: Bool
     /// The rasterised line, for a text layer in one colour.
     public let text: AlphaBitmap?
     /// The line in its own colours, for marked-up text or text with colour glyphs.
@@ -39,6 +47,9 @@ public final class PreparedLayer: Sendable {
     ) throws(FreeTypeError) {
         model = layer
         tracks = layer.animations.map { LayerTrack($0, on: layer) }
+        updatesInPlace = Self.updatesInPlace(tracks)
+        stored = .allocate(capacity: 1)
+        stored.initialize(to: layer)
         if case .text(let content) = layer.content {
             let raster: TextRaster
             if let known, known.draws(content) {
@@ -77,6 +88,9 @@ public final class PreparedLayer: Sendable {
     public init(wrapping sublayers: [PreparedLayer], in layer: Layer) {
         model = layer
         tracks = layer.animations.map { LayerTrack($0, on: layer) }
+        updatesInPlace = Self.updatesInPlace(tracks)
+        stored = .allocate(capacity: 1)
+        stored.initialize(to: layer)
         text = nil
         richText = nil
         textWidth = 0
@@ -97,6 +111,42 @@ public final class PreparedLayer: Sendable {
             for track in tracks { track.apply(atParentTime: t, to: p) }
         }
         return layer
+    }
+
+    deinit {
+        stored.deinitialize(count: 1)
+        stored.deallocate()
+    }
+
+    /// Presents the layer at its local time `t` in place: `layer` holds this layer's model,
+    /// or a presentation of it this method made, and is made its presentation at `t` as
+    /// `presentation(at:)` returns it. When each track updates a property of its own, only
+    /// those are written, each once: the layer is not copied, so nothing is retained or
+    /// released.
+    func present(at t: Double, into layer: UnsafeMutablePointer<Layer>) {
+        if updatesInPlace {
+            for track in tracks { track.update(atParentTime: t, on: layer) }
+        } else {
+            layer.pointee = model
+            for track in tracks { track.apply(atParentTime: t, to: layer) }
+        }
+    }
+
+    /// Whether every track updates a property in place, and no two the same one (or one and
+    /// a part of it): each then writes what no other does.
+    private static func updatesInPlace(_ tracks: [LayerTrack]) -> Bool {
+        var written: Set<LayerProperty> = []
+        for track in tracks {
+            guard let property = track.updatedProperty else { return false }
+            let whole: LayerProperty
+            switch property {
+            case .positionX, .positionY: whole = .position
+            case .translationX, .translationY: whole = .translation
+            default: whole = property
+            }
+            guard written.insert(whole).inserted else { return false }
+        }
+        return true
     }
 
     /// Key paths that move or resize a layer.

@@ -175,4 +175,92 @@ struct LayerTrackTests {
                 "color", "color",
             ])
     }
+
+    /// Layers whose every animation is typed and moves a property of its own, so a
+    /// presentation is brought up to date in place (`PreparedLayer.present(at:into:)`).
+    static func inPlaceLayers() -> [(String, Layer)] {
+        var text = Layer(
+            id: "text", content: .text(TextContent(text: "OPEN", font: .defaultFace)),
+            frame: Rect(x: 0, y: 0, width: 30, height: 10))
+        text.backgroundColor = Color(red: 10, green: 20, blue: 30)
+        text.animations = [
+            animation(
+                .foregroundColor,
+                .keyframes(
+                    Keyframes(
+                        values: [rgba(0xffb000ff), rgba(0xff6040ff), rgba(0xffb000ff)], calculationMode: .linear)),
+                duration: 3, repeatCount: .infinity, timingFunction: .easeInEaseOut),
+            // Removed on completion: before 0.25 s and after 2.25 s the model's value shows.
+            animation(.translationX, .basic(BasicValues(from: .number(0), to: .number(-40)))),
+            // Not taken apart (additive, a spring): the model's value is what they add to.
+            animation(.position, .basic(BasicValues(by: .point(Point(x: 2, y: 1)))), additive: true),
+            animation(.opacity, .spring(BasicValues(from: .number(0.2), to: .number(1)), Spring(damping: 3))),
+            animation(.backgroundColor, .basic(BasicValues(to: rgba(0x00ff00ff))), autoreverses: true),
+            animation(
+                .anchorPoint,
+                .keyframes(Keyframes(values: [.point(Point(x: 0, y: 0)), .point(Point(x: 1, y: 1))])),
+                fillMode: .backwards),
+        ]
+        var gradient = Layer(
+            id: "gradient",
+            content: .gradient(
+                Gradient(
+                    ramp: ColorRamp(colors: [.black, .white, .black], locations: [0.25, 0.5, 0.75]),
+                    startPoint: Point(x: 0, y: 0.5), endPoint: Point(x: 1, y: 0.5))),
+            frame: Rect(x: 0, y: 0, width: 20, height: 4))
+        gradient.animations = [
+            animation(.locations, .basic(BasicValues(from: .numbers([0, 0, 0.25]), to: .numbers([0.75, 1, 1])))),
+            animation(.endPoint, .basic(BasicValues(to: .point(Point(x: 1, y: 1)))), fillMode: .forwards),
+            animation(.cornerRadius, .basic(BasicValues(from: .number(0), to: .number(2))), repeatCount: 2),
+        ]
+        return [("in-place text", text), ("in-place gradient", gradient)]
+    }
+
+    @Test("a presentation brought up to date in place, frame after frame and back, is the presentation at each time")
+    func presentedInPlace() throws {
+        let inPlace = Self.inPlaceLayers()
+        for (name, layer) in inPlace + Self.layers() {
+            let prepared = try PreparedLayer(layer, fonts: Self.fonts)
+            // The path under test: every in-place layer takes it; a layer with a group, two
+            // animations of one property or one the layer lacks copies its model instead.
+            #expect(prepared.updatesInPlace == inPlace.contains { $0.0 == name }, "\(name)")
+            let presented = UnsafeMutablePointer<Layer>.allocate(capacity: 1)
+            presented.initialize(to: layer)
+            defer {
+                presented.deinitialize(count: 1)
+                presented.deallocate()
+            }
+            // Forwards through the windows' ends, then back to before any begins.
+            let times = (0...300).map { Double($0) * 0.0173 } + [5.0, 2.25, 0.1, 0.25, 3.5, 0]
+            for t in times {
+                prepared.present(at: t, into: presented)
+                // Compared as one flag: a mismatch names the layer and time, not both trees.
+                let same = presented.pointee == layer.presentation(at: t)
+                #expect(same, "\(name) at \(t)")
+            }
+        }
+    }
+
+    @Test("the presentation store keeps a layer's presentation while frames draw it and lets it go two frames after")
+    func presentationStore() throws {
+        let (_, layer) = Self.inPlaceLayers()[0]
+        let store = PresentationStore()
+        var prepared: PreparedLayer? = try PreparedLayer(layer, fonts: Self.fonts)
+        weak let held = prepared
+        store.beginFrame()
+        let first = store.present(prepared!, at: 0.5)
+        #expect(first.pointee == layer.presentation(at: 0.5))
+        store.beginFrame()
+        #expect(store.present(prepared!, at: 1) == first, "the same storage, brought to the frame's time")
+        #expect(first.pointee == layer.presentation(at: 1))
+        prepared = nil
+        store.beginFrame()
+        #expect(store.count == 1 && held != nil, "drawn in the frame before: kept")
+        store.beginFrame()
+        #expect(store.count == 0 && held == nil, "not drawn since the frame before last: released")
+        // Another layer takes the storage given up, starting from its own model.
+        let other = try PreparedLayer(Self.inPlaceLayers()[1].1, fonts: Self.fonts)
+        #expect(store.present(other, at: 0.75) == first)
+        #expect(first.pointee == other.model.presentation(at: 0.75))
+    }
 }
