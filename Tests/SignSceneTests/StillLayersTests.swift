@@ -31,12 +31,9 @@ struct StillLayersTests {
         #expect(choose([(false, top), (true, (0, 0, 0, 0))]) == [1], "one that draws nothing joins")
     }
 
-    /// A 16x8 board: a static red box at the bottom right over a white 4x4 square that moves
-    /// in a band (clipped to it, so its reach is known) across the bottom rows
-    /// (`overlapping`, under the box) or the top ones.
-    func scene(overlapping: Bool) throws -> PreparedScene {
-        let red = Layer(
-            frame: Rect(x: 8, y: 4, width: 6, height: 4), backgroundColor: Color(red: 255, green: 0, blue: 0))
+    /// A white 4x4 square moving from x 2 to 14 over the first second, in a 16x4 band at `y`
+    /// that clips it (so its reach is known).
+    static func band(y: Double) -> Layer {
         var square = Layer(frame: Rect(x: 0, y: 0, width: 4, height: 4), backgroundColor: .white)
         square.animations = [
             .property(
@@ -44,8 +41,18 @@ struct StillLayersTests {
                     keyPath: .positionX, motion: .basic(BasicValues(from: .number(2), to: .number(14))),
                     timing: MediaTiming(duration: 1)))
         ]
-        var band = Layer(frame: Rect(x: 0, y: overlapping ? 4 : 0, width: 16, height: 4), sublayers: [square])
+        var band = Layer(frame: Rect(x: 0, y: y, width: 16, height: 4), sublayers: [square])
         band.masksToBounds = true
+        return band
+    }
+
+    /// A 16x8 board: a static red box at the bottom right over a white 4x4 square that moves
+    /// in a band (clipped to it, so its reach is known) across the bottom rows
+    /// (`overlapping`, under the box) or the top ones.
+    func scene(overlapping: Bool) throws -> PreparedScene {
+        let red = Layer(
+            frame: Rect(x: 8, y: 4, width: 6, height: 4), backgroundColor: Color(red: 255, green: 0, blue: 0))
+        let band = Self.band(y: overlapping ? 4 : 0)
         let back = Layer(
             frame: Rect(x: 0, y: 0, width: 16, height: 8), backgroundColor: Color(red: 0, green: 0, blue: 60))
         let prepared = try PreparedScene(
@@ -81,17 +88,9 @@ struct StillLayersTests {
         // the same way, so only their identity tells them apart. The other layers draw less
         // than the ones they replace, so a board started from the wrong ones shows it.
         func scene(back: Color?, box: Rect) throws -> PreparedScene {
-            var square = Layer(frame: Rect(x: 0, y: 0, width: 4, height: 4), backgroundColor: .white)
-            square.animations = [
-                .property(
-                    PropertyAnimation(
-                        keyPath: .positionX, motion: .basic(BasicValues(from: .number(2), to: .number(14))),
-                        timing: MediaTiming(duration: 1)))
-            ]
-            var band = Layer(frame: Rect(x: 0, y: 0, width: 16, height: 4), sublayers: [square])
-            band.masksToBounds = true
             let layers: [SceneLayer] = [
-                .layer(Layer(frame: Rect(x: 0, y: 0, width: 16, height: 8), backgroundColor: back)), .layer(band),
+                .layer(Layer(frame: Rect(x: 0, y: 0, width: 16, height: 8), backgroundColor: back)),
+                .layer(Self.band(y: 0)),
                 .layer(Layer(frame: box, backgroundColor: Color(red: 255, green: 0, blue: 0))),
             ]
             return try PreparedScene(Scene(width: 16, height: 8, layers: layers), beginTime: 0, fonts: Self.fonts)
