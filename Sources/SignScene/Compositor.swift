@@ -241,7 +241,7 @@ public final class Compositor {
             case .right: x += frame.width - prepared.textWidth
             }
             let origin = Point(x: x, y: frame.minY + ((frame.height - Double(lineHeight)) / 2).rounded(.down))
-            // A repeating strip is endless sideways: only its rows are bounded by the layer.pointee.
+            // A repeating strip is endless sideways: only its rows are bounded by the layer.
             let textClip =
                 content.repeatGap == nil
                 ? inside : Rect(x: clip.minX, y: inside.minY, width: clip.width, height: inside.height)

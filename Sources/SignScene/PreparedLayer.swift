@@ -6,9 +6,10 @@ import SignTiming
 /// passes it by reference, and its identity keys the compositor's cache of static pixels.
 /// (`@unchecked`: its one pointer, `stored`, is written in `init` only.)
 public final class PreparedLayer: @unchecked Sendable {
-    public let model: Layer
-    /// The model again, where the compositor reads it in place for the life of the tree: a
-    /// layer passed by value is copied on the way (its text, sublayers and animations
+    /// The layer as given, its animations not applied.
+    public var model: Layer { stored.pointee }
+    /// Where the model is kept for the life of the tree, so the compositor reads it in place:
+    /// a layer passed by value is copied on the way (its text, sublayers and animations
     /// retained, and released after).
     let stored: UnsafeMutablePointer<Layer>
     /// The model's animations, compiled for the frame loop (`LayerTrack`).
@@ -45,11 +46,10 @@ public final class PreparedLayer: @unchecked Sendable {
     public init(
         _ layer: Layer, fonts: FontLibrary, icons: [String: ImageBitmap] = [:], reusing known: TextRaster? = nil
     ) throws(FreeTypeError) {
-        model = layer
-        tracks = layer.animations.map { LayerTrack($0, on: layer) }
-        updatesInPlace = Self.updatesInPlace(tracks)
         stored = .allocate(capacity: 1)
         stored.initialize(to: layer)
+        tracks = layer.animations.map { LayerTrack($0, on: layer) }
+        updatesInPlace = Self.updatesInPlace(tracks)
         if case .text(let content) = layer.content {
             let raster: TextRaster
             if let known, known.draws(content) {
@@ -86,11 +86,10 @@ public final class PreparedLayer: @unchecked Sendable {
     /// A content-less layer holding trees already prepared (no FreeType work): how
     /// transitions wrap the text going out and the text coming in.
     public init(wrapping sublayers: [PreparedLayer], in layer: Layer) {
-        model = layer
-        tracks = layer.animations.map { LayerTrack($0, on: layer) }
-        updatesInPlace = Self.updatesInPlace(tracks)
         stored = .allocate(capacity: 1)
         stored.initialize(to: layer)
+        tracks = layer.animations.map { LayerTrack($0, on: layer) }
+        updatesInPlace = Self.updatesInPlace(tracks)
         text = nil
         richText = nil
         textWidth = 0
@@ -105,11 +104,8 @@ public final class PreparedLayer: @unchecked Sendable {
     /// The layer at its local time `t`: its model with its animations applied, as
     /// `Layer.presentation(at:)` has it, evaluated through the compiled tracks.
     public func presentation(at t: Double) -> Layer {
-        guard !tracks.isEmpty else { return model }
         var layer = model
-        withUnsafeMutablePointer(to: &layer) { p in
-            for track in tracks { track.apply(atParentTime: t, to: p) }
-        }
+        if !tracks.isEmpty { withUnsafeMutablePointer(to: &layer) { present(at: t, into: $0) } }
         return layer
     }
 
@@ -120,7 +116,7 @@ public final class PreparedLayer: @unchecked Sendable {
 
     /// Presents the layer at its local time `t` in place: `layer` holds this layer's model,
     /// or a presentation of it this method made, and is made its presentation at `t` as
-    /// `presentation(at:)` returns it. When each track updates a property of its own, only
+    /// `Layer.presentation(at:)` has it. When each track updates a property of its own, only
     /// those are written, each once: the layer is not copied, so nothing is retained or
     /// released.
     func present(at t: Double, into layer: UnsafeMutablePointer<Layer>) {

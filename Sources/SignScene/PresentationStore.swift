@@ -62,7 +62,7 @@ final class PresentationStore {
             storage = .allocate(capacity: 1)
             kept.append(Kept(layer: layer, storage: storage, lastUsed: frame))
         }
-        storage.initialize(to: layer.model)
+        storage.initialize(to: layer.stored.pointee)
         layer.present(at: t, into: storage)
         return UnsafePointer(storage)
     }
