@@ -33,7 +33,9 @@ public enum ConfigLoader {
         do {
             root = try ConfigParser.parse(source, mode: parser)
         } catch {
-            throw ConfigError(problems: [ConfigProblem(file: file, line: error.line, key: "-", message: error.message)])
+            throw ConfigError(problems: [
+                ConfigProblem(file: file, line: error.line, key: error.key ?? "-", message: error.message)
+            ])
         }
         var reader = ConfigReader(file: file, keyLines: TOMLKeyLines(source: source))
         var config = DaemonConfig()
@@ -43,6 +45,7 @@ public enum ConfigLoader {
                 "display", "control", "layer", "output", "preview", "state", "icons", "brightness", "playlist",
                 "schedule", "web", "mqtt",
             ])
+        reader.refuseControlCharacters(in: root, at: "")
         readDisplay(root, into: &config, &reader)
         readControl(root, into: &config, &reader)
         readPreview(root, into: &config, &reader)

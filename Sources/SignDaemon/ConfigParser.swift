@@ -16,9 +16,11 @@ public enum ConfigParser {
         case isolated
     }
 
-    /// A document that did not parse: the line and the parser's message.
+    /// A document that did not parse: the line, the key path when the problem is in a
+    /// key's value, and the parser's message.
     public struct Failure: Error, Sendable, Equatable {
         public let line: Int
+        public var key: String? = nil
         public let message: String
     }
 
@@ -28,7 +30,10 @@ public enum ConfigParser {
     static let maxAnswer = 64 << 20
 
     public static func parse(_ source: String, mode: Mode) throws(Failure) -> ConfigTable {
-        if let refused = TOMLGuard.check(source) { throw Failure(line: refused.line, message: refused.message) }
+        if let refused = TOMLGuard.check(source) {
+            let key = refused.inString ? TOMLKeyLines(source: source).key(at: refused.line) : nil
+            throw Failure(line: refused.line, key: key, message: refused.message)
+        }
         switch mode {
         case .here: return try parseHere(source)
         case .isolated: return try parseInChild(source)

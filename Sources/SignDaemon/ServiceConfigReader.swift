@@ -61,6 +61,10 @@ extension ConfigLoader {
                 || topic.utf8.count > 200
             {
                 r.problem("mqtt.topic", "a topic prefix without wildcards (+, #) or a trailing /")
+            } else if topic.hasPrefix("$") {
+                r.problem(
+                    "mqtt.topic",
+                    "\"\(topic)\" starts with $, which brokers keep for themselves ($SYS/...) and refuse to clients")
             } else {
                 mqtt.topic = topic
             }

@@ -2,22 +2,25 @@
 /// toml++ asserts (and so aborts signd) instead of reporting an error, and for nesting deep
 /// enough to exhaust the stack: a table header whose key does not start like a key, a
 /// closing brace where an array expects a value, a character beyond ASCII outside strings
-/// and comments, and arrays, inline tables or dotted keys nested past `maxDepth`. Everything else is left to
-/// the parser, which reports it as a syntax error.
+/// and comments, and arrays, inline tables or dotted keys nested past `maxDepth`; and for a NUL
+/// written as an escape (`\u0000`), which TOMLKit would silently cut the string at, so that
+/// `node_id = "ab\u0000+"` would be read as `ab`. Everything else is left to the parser, which
+/// reports it as a syntax error.
 enum TOMLGuard {
     /// Deepest nesting of arrays and inline tables, and most segments in a dotted key.
     static let maxDepth = 32
     /// Largest config or scene file read, in bytes.
     static let maxFileSize = 1 << 20
 
-    /// A problem with `source` that the parser must not see, with its line; `nil` when none.
-    static func check(_ source: String) -> (line: Int, message: String)? {
+    /// A problem with `source` that the parser must not see, with its line and whether it is
+    /// inside a string (so a key's value); `nil` when none.
+    static func check(_ source: String) -> (line: Int, message: String, inString: Bool)? {
         let bytes = Array(source.utf8)
         guard bytes.count <= maxFileSize else {
-            return (1, "the file is larger than \(maxFileSize / 1024) KiB")
+            return (1, "the file is larger than \(maxFileSize / 1024) KiB", false)
         }
         if let nul = bytes.firstIndex(of: 0) {
-            return (line(of: nul, in: bytes), "the file contains a NUL byte")
+            return (line(of: nul, in: bytes), "the file contains a NUL byte", false)
         }
         var i = 0
         var line = 1
@@ -25,6 +28,8 @@ enum TOMLGuard {
         var open: [UInt8] = []
         var depth: Int { open.count }
         var atLineStart = true
+        /// Set when a string holds an escaped NUL: the refusal `check` returns.
+        var refusal: (line: Int, message: String, inString: Bool)?
         func peek(_ k: Int) -> UInt8? { i + k < bytes.count ? bytes[i + k] : nil }
         func starts(_ s: String) -> Bool {
             let u = Array(s.utf8)
@@ -41,6 +46,14 @@ enum TOMLGuard {
                     guard triple else { return false }
                     line += 1
                 } else if c == UInt8(ascii: "\\") && quote == UInt8(ascii: "\"") {
+                    if starts("\\u0000") || starts("\\U00000000") {
+                        refusal = (
+                            line,
+                            "a string holds a NUL character (\\u0000), which no value may contain: "
+                                + "the text after it would be lost", true
+                        )
+                        return false
+                    }
                     i += 2
                     continue
                 } else if c == quote {
@@ -81,7 +94,7 @@ enum TOMLGuard {
                     i = 3
                     continue
                 }
-                return (line, "TOML syntax: a character beyond ASCII outside a string or comment")
+                return (line, "TOML syntax: a character beyond ASCII outside a string or comment", false)
             }
             let c = bytes[i]
             switch c {
@@ -108,28 +121,29 @@ enum TOMLGuard {
                 else {
                     return (
                         line,
-                        "TOML syntax: a table header must start with a key, not \"\(Character(Unicode.Scalar(first)))\""
+                        "TOML syntax: a table header must start with a key, not \"\(Character(Unicode.Scalar(first)))\"",
+                        false
                     )
                 }
-                guard let segments = keyParts(endingAt: UInt8(ascii: "]")) else { return nil }
-                if segments > maxDepth { return (line, "TOML: table names are limited to \(maxDepth) dotted parts") }
+                guard let segments = keyParts(endingAt: UInt8(ascii: "]")) else { return refusal }
+                if segments > maxDepth { return (line, "TOML: table names are limited to \(maxDepth) dotted parts", false) }
                 while i < bytes.count, bytes[i] == UInt8(ascii: "]") { i += 1 }
             case _ where atLineStart && depth == 0:
                 // A key (`a.b.c = 1` nests tables as deeply as a header does): its dotted parts
                 // are counted once, up to the `=`.
-                guard let segments = keyParts(endingAt: UInt8(ascii: "=")) else { return nil }
-                if segments > maxDepth { return (line, "TOML: dotted keys are limited to \(maxDepth) parts") }
+                guard let segments = keyParts(endingAt: UInt8(ascii: "=")) else { return refusal }
+                if segments > maxDepth { return (line, "TOML: dotted keys are limited to \(maxDepth) parts", false) }
             case UInt8(ascii: "\""), UInt8(ascii: "'"):
-                guard skipString() else { return nil }
+                guard skipString() else { return refusal }
             case UInt8(ascii: "["), UInt8(ascii: "{"):
                 open.append(c)
                 if open.count > maxDepth {
-                    return (line, "TOML: arrays and inline tables are limited to \(maxDepth) levels of nesting")
+                    return (line, "TOML: arrays and inline tables are limited to \(maxDepth) levels of nesting", false)
                 }
                 i += 1
             case UInt8(ascii: "}") where open.last == UInt8(ascii: "["):
                 // Where an array expects a value, the parser asserts on a closing brace.
-                return (line, "TOML syntax: \"}\" inside an array, where a value or \"]\" belongs")
+                return (line, "TOML syntax: \"}\" inside an array, where a value or \"]\" belongs", false)
             case UInt8(ascii: "]"), UInt8(ascii: "}"):
                 _ = open.popLast()
                 i += 1

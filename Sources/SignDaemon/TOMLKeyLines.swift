@@ -38,6 +38,12 @@ struct TOMLKeyLines {
         }
     }
 
+    /// The key path defined on `line` (the last one when several are), if any: what a problem
+    /// found in the text before parsing names.
+    func key(at line: Int) -> String? {
+        lines.filter { $0.value == line }.keys.max { $0.count < $1.count }
+    }
+
     /// The line of a key, else of its nearest enclosing table, else 1.
     func line(of path: String) -> Int {
         var path = path

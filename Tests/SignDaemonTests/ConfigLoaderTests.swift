@@ -483,6 +483,52 @@ struct MQTTConfigTests {
     }
 }
 
+@Suite("ConfigLoader names and control characters")
+struct ConfigStringTests {
+    func problems(_ source: String) -> [String] {
+        do {
+            _ = try ConfigLoader.parse(source, file: "/etc/signd/signd.toml", fonts: nil)
+            return []
+        } catch {
+            return error.problems.map(\.description)
+        }
+    }
+
+    @Test("a NUL written as \\u0000 is refused at its line and key, not cut there without a word")
+    func nul() {
+        let cases: [(String, String)] = [
+            ("[[layer]]\ntext = \"x\"\n[mqtt]\nurl = \"mqtt://b\"\nnode_id = \"ab\\u0000+\"\n", ":5: mqtt.node_id:"),
+            ("[[layer]]\ntext = \"x\"\n[mqtt]\nurl = \"mqtt://b\"\ngroups = [\"g\\u0000#\"]\n", ":5: mqtt.groups:"),
+            ("[[layer]]\ntext = \"x\"\n[mqtt]\nurl = \"mqtt://b\"\ntopic = \"signd/t\\U00000000/#\"\n", ":5: mqtt.topic:"),
+            ("[control]\nsocket = \"/run/s\\u0000x\"\n[[layer]]\ntext = \"x\"\n", ":2: control.socket:"),
+            ("[[layer]]\ntext = \"shown\\u0000hidden\"\n", ":2: layer[0].text:"),
+        ]
+        for (toml, expected) in cases {
+            let found = problems(toml)
+            #expect(found.count == 1 && found[0].contains(expected) && found[0].contains("NUL"), "\(toml): \(found)")
+        }
+        #expect(problems("[[layer]]\ntext = \"a\\\\u0000\"\n").isEmpty, "an escaped backslash then u0000 is text")
+    }
+
+    @Test("control characters are refused in names, paths, topics and choices, and kept in free text")
+    func controlCharacters() {
+        let found = problems(
+            "[control]\nsocket = \"/run/signd\\n.sock\"\n[[layer]]\nid = \"a\\u0007\"\ntext = \"tab\\there\"\n"
+                + "[mqtt]\nurl = \"mqtt://b\"\ngroups = [\"ok\", \"g\\u001b\"]\n")
+        #expect(found.contains { $0.contains(":2: control.socket:") && $0.contains("U+000A") }, "\(found)")
+        #expect(found.contains { $0.contains(":4: layer[0].id:") && $0.contains("U+0007") }, "\(found)")
+        #expect(found.contains { $0.contains("mqtt.groups[1]:") && $0.contains("U+001B") }, "\(found)")
+        #expect(!found.contains { $0.contains("layer[0].text") }, "a tab in a text is shown as a space: \(found)")
+        #expect(found.allSatisfy { !$0.contains("\n.sock") && !$0.contains("\u{1b}") }, "printed escaped, one a line")
+    }
+
+    @Test("a topic starting with $ is refused: brokers keep $SYS/... for themselves")
+    func dollarTopic() {
+        let found = problems("[[layer]]\ntext = \"x\"\n[mqtt]\nurl = \"mqtt://b\"\ntopic = \"$SYS/signd\"\n")
+        #expect(found.count == 1 && found[0].contains(":5: mqtt.topic:") && found[0].contains("$SYS"), "\(found)")
+    }
+}
+
 @Suite("ConfigLoader display.timeline")
 struct TimelineConfigTests {
     func problems(_ display: String) -> [String] {
