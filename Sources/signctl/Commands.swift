@@ -122,7 +122,7 @@ struct SetProperty: ParsableCommand {
     @Argument(help: "The key path, e.g. opacity, backgroundColor, locations, position.")
     var keyPath: String
 
-    @Argument(help: "The value.")
+    @Argument(help: "The value (one starting with -, such as -5, goes after --).")
     var value: String
 
     @OptionGroup var connection: Connection
@@ -248,7 +248,7 @@ struct SetVar: ParsableCommand {
     @Argument(help: "The variable's name: 1 to 64 of A-Z a-z 0-9 _ . -")
     var name: String
 
-    @Argument(help: "Its value, shown as written (braces and all).")
+    @Argument(help: "Its value, shown as written (braces and all; one starting with - goes after --).")
     var value: String
 
     @OptionGroup var connection: Connection

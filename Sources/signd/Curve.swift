@@ -15,22 +15,31 @@ struct Curve: ParsableCommand {
     @Argument(help: "The timing function.")
     var function: String
 
-    // Taken as written, so that a negative time such as -0.5 is a number, not an option.
+    // Taken as written, so that a negative time such as -0.5 is a number, not an option; the
+    // words are then read as POSIX says, with a first `--` ending the options, not a value.
     @Argument(
         parsing: .allUnrecognized,
         help: "Time fractions (0 to 1; outside that range the curve is extrapolated; -0.5 needs no --).")
     var values: [String] = []
 
-    var xs: [Double] { values.compactMap(Double.init) }
+    /// The time fractions as written: the values, less the `--` that ends the options.
+    var fractions: [String] {
+        guard let end = values.firstIndex(of: "--") else { return values }
+        var fractions = values
+        fractions.remove(at: end)
+        return fractions
+    }
+
+    var xs: [Double] { fractions.compactMap(Double.init) }
 
     func validate() throws {
         guard TimingFunction(parsing: function) != nil else {
             throw ValidationError("\"\(function)\" is not a timing function (try easeInEaseOut or 0.42,0,0.58,1)")
         }
-        if let bad = values.first(where: { Double($0)?.isFinite != true }) {
+        if let bad = fractions.first(where: { Double($0)?.isFinite != true }) {
             throw ValidationError("\"\(bad)\" is not a number")
         }
-        guard !values.isEmpty else { throw ValidationError("give at least one X") }
+        guard !fractions.isEmpty else { throw ValidationError("give at least one X") }
     }
 
     func run() throws {

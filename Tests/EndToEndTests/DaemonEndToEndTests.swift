@@ -147,6 +147,12 @@ struct DaemonEndToEndTests {
         // A negative time is a number, not an option.
         let negative = try run(Paths.signd, ["curve", "linear", "-0.5", "0.5"])
         #expect(negative.status == 0 && pairs(negative.stdout).map(\.0) == [-0.5, 0.5])
+        // And `--` ends the options, as POSIX has it, wherever it stands before the values.
+        for words in [["0.25,0.1,0.25,1", "--", "0.5"], ["--", "0.25,0.1,0.25,1", "0.5"], ["linear", "--", "-0.5"]] {
+            let ended = try run(Paths.signd, ["curve"] + words)
+            #expect(ended.status == 0 && pairs(ended.stdout).count == 1, "\(words): \(ended.stderr)")
+        }
+        #expect(try run(Paths.signd, ["curve", "linear", "--", "--", "0.5"]).status != 0, "a second -- is a value")
     }
 }
 
@@ -207,6 +213,13 @@ struct LayerCommandTests {
         let wrongKind = try ctl(["set-property", "panel", "opacity", "#ff0000"])
         #expect(wrongKind.status == 1 && wrongKind.stderr.contains("takes a number"))
         #expect(try ctl(["set-property", "nope", "opacity", "0.5"]).status == 1)
+        // A value starting with - goes after the `--` that ends the options.
+        let negative = try run(Paths.signctl, ["set-property", "--socket", s.socket, "panel", "position.x", "--", "-5"])
+        #expect(negative.status == 0, "\(negative.stderr)")
+        #expect(try s.request("status")["text"] == "Moving")
+        #expect(try run(Paths.signctl, ["set-text", "--socket", s.socket, "--", "-50% today"]).status == 0)
+        #expect(try s.request("status")["text"] == "-50% today")
+        #expect(try run(Paths.signctl, ["set-text", "--socket", s.socket, "--", "Moving"]).status == 0)
 
         #expect(try ctl(["stop"]).status == 0)
         Thread.sleep(forTimeInterval: 0.1)
