@@ -99,7 +99,38 @@ extension ConfigReader {
         input.channelsPerUniverse = int(t, "channels_per_universe", at: path, in: 3...512) ?? 510
         input.timeout = number(t, "timeout", at: path, in: 0.1...3600) ?? 2.5
         input.panels = ConfigLoader.readPanels(t, at: path, &self)
+        refuseUniversesPastTheEnd(of: input, at: path)
         streams.append(input)
         return input
+    }
+
+    /// A frame whose universes run past the protocol's last (E1.31's 63999, Art-Net's
+    /// port-address 32767) could never complete: refused, naming the last universe it needs.
+    private mutating func refuseUniversesPastTheEnd(of input: StreamInput, at path: String) {
+        let last: Int
+        switch input.wire {
+        case .ddp: return
+        case .e131: last = Int(E131.universes.upperBound)
+        case .artnet: last = Int(ArtNet.maxPortAddress)
+        }
+        // Whole pixels to a universe, as the receiver counts them.
+        let pixels = input.pixelMap.ledCount
+        let perUniverse = max(1, min(input.channelsPerUniverse, 512) / 3)
+        let universes = max(1, (pixels + perUniverse - 1) / perUniverse)
+        let needed = input.universe + universes - 1
+        guard needed > last else { return }
+        let name = input.wire == .e131 ? "universe" : "port-address"
+        let lowest = input.wire == .e131 ? Int(E131.universes.lowerBound) : 0
+        guard last - universes + 1 >= lowest else {
+            problem(
+                "\(path).universe",
+                "\(pixels) pixels take \(universes) universes, more than \(input.wire.rawValue) numbers: "
+                    + "raise channels_per_universe or make the layer smaller")
+            return
+        }
+        problem(
+            "\(path).universe",
+            "\(pixels) pixels take \(universes) universes, \(input.universe) to \(needed), past \(name) \(last), "
+                + "the protocol's last: start at \(last - universes + 1) or lower")
     }
 }
