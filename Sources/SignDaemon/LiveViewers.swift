@@ -105,31 +105,49 @@ final class LiveViewers {
 }
 
 /// A live viewer's end of the WebSocket: answers pings, closes on a close frame, and ignores
-/// anything else a viewer sends (it has nothing to say).
+/// anything else a viewer sends (it has nothing to say). A frame RFC 6455 forbids fails the
+/// connection (close 1002): NIO's decoder and its protocol error handler fail oversized and
+/// fragmented control frames, and this handler the rest.
 final class LiveViewerHandler: ChannelInboundHandler {
     typealias InboundIn = WebSocketFrame
     typealias OutboundOut = WebSocketFrame
 
     private var closing = false
 
+    /// Whether a client's frame breaks RFC 6455 in a way NIO's decoder lets through: not
+    /// masked (5.1), a reserved bit set without an extension that defines it (signd agrees
+    /// none) or a reserved opcode (5.2).
+    static func breaksProtocol(_ frame: WebSocketFrame) -> Bool {
+        let known: [WebSocketOpcode] = [.continuation, .text, .binary, .connectionClose, .ping, .pong]
+        return frame.maskKey == nil || frame.rsv1 || frame.rsv2 || frame.rsv3 || !known.contains(frame.opcode)
+    }
+
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         let frame = unwrapInboundIn(data)
+        guard !closing else { return }
+        if Self.breaksProtocol(frame) {
+            return close(context, code: .protocolError)
+        }
         switch frame.opcode {
         case .ping:
             var payload = frame.unmaskedData
             let pong = WebSocketFrame(fin: true, opcode: .pong, data: payload.readSlice(length: payload.readableBytes)!)
             context.writeAndFlush(wrapOutboundOut(pong), promise: nil)
         case .connectionClose:
-            guard !closing else { return }
-            closing = true
-            var data = context.channel.allocator.buffer(capacity: 2)
-            data.write(webSocketErrorCode: .normalClosure)
-            let channel = context.channel
-            context.writeAndFlush(wrapOutboundOut(WebSocketFrame(fin: true, opcode: .connectionClose, data: data)))
-                .whenComplete { _ in channel.close(promise: nil) }
+            close(context, code: .normalClosure)
         default:
             break
         }
+    }
+
+    /// Sends a close frame with `code`, then closes the connection; reads nothing more.
+    private func close(_ context: ChannelHandlerContext, code: WebSocketErrorCode) {
+        closing = true
+        var data = context.channel.allocator.buffer(capacity: 2)
+        data.write(webSocketErrorCode: code)
+        let channel = context.channel
+        context.writeAndFlush(wrapOutboundOut(WebSocketFrame(fin: true, opcode: .connectionClose, data: data)))
+            .whenComplete { _ in channel.close(promise: nil) }
     }
 
     func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
@@ -139,6 +157,9 @@ final class LiveViewerHandler: ChannelInboundHandler {
     }
 
     func errorCaught(context: ChannelHandlerContext, error: Error) {
+        // NIO's protocol error handler answers its decoder's errors with a close frame and
+        // closes once that is written; anything else closes at once.
+        if error is NIOWebSocketError { return }
         context.close(promise: nil)
     }
 }

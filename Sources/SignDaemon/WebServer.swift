@@ -66,7 +66,7 @@ public final class WebServer: Sendable {
                         try channel.pipeline.syncOperations.addHandler(
                             AnswerAndClose.webBusy(limit: Self.maxConnections))
                     } else {
-                        try configure(channel)
+                        try Self.configure(channel, service: service, viewers: viewers)
                     }
                 }
             }
@@ -78,18 +78,17 @@ public final class WebServer: Sendable {
         }
     }
 
-    /// HTTP with the upgrade to a live viewer at `/api/live`.
-    private func configure(_ channel: Channel) throws {
-        let service = self.service
-        let viewers = self.viewers
+    /// A connection's handlers: HTTP with the upgrade to a live viewer at `/api/live`.
+    static func configure(_ channel: Channel, service: WebService, viewers: NIOLoopBoundBox<LiveViewers>) throws {
         let http = WebConnectionHandler(service: service)
         let limit = RequestTimeLimit()
         let upgrader = NIOWebSocketServerUpgrader(
             maxFrameSize: 1024,
             shouldUpgrade: { channel, head in
                 let path = head.uri.split(separator: "?", maxSplits: 1).first.map(String.init)
-                // Refused here, the request goes on to the HTTP handler, which answers why.
-                let allowed = path == "/api/live" && service.refusal(head) == nil
+                // Refused here, the request goes on to the HTTP handler, which answers why
+                // (405 for any method but GET: RFC 6455 4.1).
+                let allowed = head.method == .GET && path == "/api/live" && service.refusal(head) == nil
                 return channel.eventLoop.makeSucceededFuture(allowed ? HTTPHeaders() : nil)
             },
             upgradePipelineHandler: { channel, _ in
