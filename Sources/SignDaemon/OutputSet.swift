@@ -23,12 +23,6 @@ final class OutputSet: Sendable {
         try config.outputs.map { output throws -> any FrameSink in
             switch output {
             case .sharedMemory(let name, let mode, let group):
-                if let same = existing.lazy.compactMap({ $0 as? SharedMemoryFramebuffer }).first(where: {
-                    $0.name == name && $0.width == config.display.width && $0.height == config.display.height
-                        && $0.fps == config.display.fps
-                }) {
-                    return same
-                }
                 var gid: gid_t?
                 if let group {
                     guard let entry = getgrnam(group) else {
@@ -36,9 +30,17 @@ final class OutputSet: Sendable {
                     }
                     gid = entry.pointee.gr_gid
                 }
-                return try SharedMemoryFramebuffer(
+                let settings = SharedMemoryOutput.Settings(
                     name: name, width: config.display.width, height: config.display.height, fps: config.display.fps,
                     mode: mode_t(mode), gid: gid)
+                if let same = existing.lazy.compactMap({ $0 as? SharedMemoryOutput }).first(where: {
+                    $0.name == name && $0.width == settings.width && $0.height == settings.height
+                        && $0.fps == settings.fps
+                }) {
+                    return same
+                }
+                let logger = Logger(label: "signd.shm")
+                return SharedMemoryOutput(settings) { logger.warning("\($0)") }
             case .network(let network):
                 let (w, h, fps) = (config.display.width, config.display.height, config.display.fps)
                 let identity = network.identity(width: w, height: h, fps: fps)

@@ -15,6 +15,8 @@ public final class SharedMemoryFramebuffer: FrameSink {
         public let errno: Int32
         /// Why, when it is not a system call's error.
         public var reason: String?
+        /// The user who made the object, when it is another user's.
+        public var owner: uid_t?
         public var description: String {
             "\(operation) \(objectName): \(reason ?? String(cString: strerror(errno)))"
         }
@@ -81,18 +83,21 @@ public final class SharedMemoryFramebuffer: FrameSink {
     private static func removeStale(_ objectName: String) throws(Error) -> UInt64 {
         let fd = shm_open(objectName, O_RDONLY | O_NOFOLLOW | O_CLOEXEC, 0)
         guard fd >= 0 else {
-            guard errno == ENOENT else { throw Error(objectName: objectName, operation: "shm_open", errno: errno) }
+            let failure = errno
+            guard failure == ENOENT else {
+                // Another user's object that this one may not even read: name its owner.
+                var info = stat()
+                if failure == EACCES, stat("/dev/shm" + objectName, &info) == 0, info.st_uid != geteuid() {
+                    throw anotherUsers(objectName, owner: info.st_uid)
+                }
+                throw Error(objectName: objectName, operation: "shm_open", errno: failure)
+            }
             return 0
         }
         defer { close(fd) }
         var info = stat()
         guard fstat(fd, &info) == 0 else { throw Error(objectName: objectName, operation: "fstat", errno: errno) }
-        guard info.st_uid == geteuid() else {
-            var error = Error(objectName: objectName, operation: "take over", errno: EPERM)
-            error.reason =
-                "it belongs to another user (uid \(info.st_uid)); signd will not write frames where another user can (remove it, or choose another output name)"
-            throw error
-        }
+        guard info.st_uid == geteuid() else { throw anotherUsers(objectName, owner: info.st_uid) }
         var sequence: UInt64 = 0
         if info.st_mode & S_IFMT == S_IFREG, Int(info.st_size) >= FramebufferLayout.headerSize,
             let header = mmap(nil, FramebufferLayout.headerSize, PROT_READ, MAP_SHARED, fd, 0), header != MAP_FAILED
@@ -105,6 +110,27 @@ public final class SharedMemoryFramebuffer: FrameSink {
         }
         // Even, and past the old value: a reader comparing sequences sees that something changed.
         return (sequence | 1) &+ 1
+    }
+
+    /// The refusal of an object that `owner` made: signd never writes frames where another
+    /// user can, nor deletes what another user made.
+    private static func anotherUsers(_ objectName: String, owner: uid_t) -> Error {
+        var error = Error(objectName: objectName, operation: "take over", errno: EPERM)
+        error.owner = owner
+        error.reason =
+            "it belongs to another user (\(userName(owner))); signd will not write frames where another user can (remove it, or choose another output name)"
+        return error
+    }
+
+    /// `uid N, name`, or `uid N` for a uid with no name.
+    static func userName(_ uid: uid_t) -> String {
+        var entry = passwd()
+        var found: UnsafeMutablePointer<passwd>?
+        var buffer = [CChar](repeating: 0, count: 1024)
+        guard getpwuid_r(uid, &entry, &buffer, buffer.count, &found) == 0, found != nil, let name = entry.pw_name else {
+            return "uid \(uid)"
+        }
+        return "uid \(uid), \(String(cString: name))"
     }
 
     deinit { munmap(base, size) }

@@ -81,6 +81,52 @@ struct DaemonEndToEndTests {
         }
     }
 
+    @Test(
+        "an shm object another user made first: signd starts, reports the output failed with the owner, and takes the name once it is free"
+    )
+    func sharedMemoryOfAnotherUser() throws {
+        let s = try Scratch()
+        let object = "/signd.\(s.name)"
+        let fd = shm_open(object, O_CREAT | O_EXCL | O_RDWR, 0o644)
+        try #require(fd >= 0)
+        defer { shm_unlink(object) }
+        // The tests run as root: an object made for nobody is another user's, as a local
+        // user's would be to the service user.
+        try #require(fchown(fd, 65534, 65534) == 0)
+        close(fd)
+        let daemon = try s.startSignd(config: try s.write(s.config(text: "Still on")))
+        defer { s.stop(daemon) }
+
+        #expect(daemon.isRunning, "signd must not exit over one output")
+        let status = try s.request("status")
+        let output = try #require(status["outputs"]?.arrayValue?.first { $0["name"]?.stringValue == s.name })
+        #expect(output["state"] == "error")
+        #expect(output["last_error"]?.stringValue?.contains("belongs to another user (uid 65534") == true, "\(output)")
+        #expect(status["text"] == "Still on")
+
+        // Once the owner removes it, the output is created within its retry interval.
+        shm_unlink(object)
+        var recovered: JSONValue?
+        for _ in 0..<100 {
+            let now = try s.request("status")["outputs"]?.arrayValue?.first { $0["name"]?.stringValue == s.name }
+            if now?["state"] == "ok" {
+                recovered = now
+                break
+            }
+            // Polling: the retry runs on signd's own timer, every 2 s.
+            Thread.sleep(forTimeInterval: 0.1)
+        }
+        let back = try #require(recovered, "the output never came back")
+        #expect(back["reconnects"] == 1 && back["last_error"] == .null)
+        #expect(try frameOf(s).count == 64 * 16 * 3, "frames reach the framebuffer")
+    }
+
+    func frameOf(_ s: Scratch) throws -> [UInt8] {
+        let out = s.dir.appendingPathComponent("frame.rgb").path
+        _ = try run("/usr/bin/python3", [Paths.shmReader, s.name, "frame", out])
+        return [UInt8](try #require(FileManager.default.contents(atPath: out)))
+    }
+
     @Test("signctl exits 1 with the daemon's message on a refused request and 3 when it cannot reach signd")
     func signctlExitCodes() throws {
         let s = try Scratch()

@@ -129,7 +129,7 @@ struct SharedMemoryFramebufferTests {
         #expect {
             try SharedMemoryFramebuffer(name: name, width: 16, height: 4, fps: 60)
         } throws: { error in
-            "\(error)".contains("belongs to another user (uid 65534)")
+            "\(error)".contains("belongs to another user (uid 65534, nobody)")
         }
     }
 
