@@ -13,6 +13,13 @@ and plain HTTP clients (urllib, websocket-client) for what a browser would not d
       Without the token every API route is 401 (the WebSocket too); with it a cross-site form
       post is refused (403 by its Origin, 415 by its type); too many wrong logins get 429.
 
+  web-peer.py slowloris URL --token-file FILE [--connections 70] [--addresses 14] [--seconds 12]
+      CONNECTIONS clients without a token, from ADDRESSES loopback addresses of their own,
+      each trickling a request one byte a second and reconnecting whenever signd closes it,
+      while the owner, from another address, asks for status once a second with the token
+      and with a session cookie: every answer the owner gets must be 200, and no trickling
+      connection may be held much past the head's limit.
+
 Prints what it checked; exits 1 on the first check that fails. Sends only to the URL given
 (a loopback address).
 """
@@ -312,6 +319,110 @@ def check_refusals(args):
     ok("the sixth wrong login within a minute is answered 429")
 
 
+def check_slowloris(args):
+    import http.client
+    import selectors
+    import socket
+    from urllib.parse import urlsplit
+
+    token = open(args.token_file).read().strip()
+    host, port = urlsplit(args.url).hostname, urlsplit(args.url).port
+    # Each client its own loopback address (Linux routes all of 127/8 to lo); the owner one
+    # more. Derived from the server's, so concurrent tests do not share them.
+    a, b = host.split(".")[2:4]
+    sources = [f"127.79.{a}.{i + 1}" for i in range(args.addresses)]
+    owner = f"127.80.{a}.{b}"
+    head = f"GET /api/status HTTP/1.1\r\nHost: {host}:{port}\r\nX-Trickle: ".encode() + b"a" * 4096
+    selector = selectors.DefaultSelector()
+    lifetimes, refused, opened, again = [], 0, 0, []
+
+    def connect(i):
+        nonlocal opened
+        sock = socket.create_connection((host, port), timeout=2, source_address=(sources[i % len(sources)], 0))
+        sock.setblocking(False)
+        opened += 1
+        selector.register(sock, selectors.EVENT_READ, {"i": i, "opened": time.monotonic(), "sent": 0})
+
+    for i in range(args.connections):
+        connect(i)
+    codes, latencies = [], []
+    end = time.monotonic() + args.seconds
+    cookie = None
+    while time.monotonic() < end:
+        tick = time.monotonic()
+        # Those signd closed come back (at most once a second each: the run stays bounded).
+        for i in again:
+            try:
+                connect(i)
+            except OSError:
+                pass
+        again.clear()
+        # One byte from every trickler still open.
+        for key in list(selector.get_map().values()):
+            state = key.data
+            try:
+                key.fileobj.send(head[state["sent"]:state["sent"] + 1])
+                state["sent"] += 1
+            except OSError:
+                pass
+        # The owner: the bearer token, and (once logged in) the cookie.
+        for how in ("bearer", "cookie"):
+            started = time.monotonic()
+            try:
+                conn = http.client.HTTPConnection(host, port, timeout=5, source_address=(owner, 0))
+                if how == "cookie" and cookie is None:
+                    conn.request("POST", "/api/login", json.dumps({"token": token}),
+                                 {"Content-Type": "application/json"})
+                    response = conn.getresponse()
+                    response.read()
+                    cookie = (response.getheader("Set-Cookie") or "").split(";")[0] or None
+                    conn.close()
+                    conn = http.client.HTTPConnection(host, port, timeout=5, source_address=(owner, 0))
+                headers = {"Authorization": "Bearer " + token} if how == "bearer" else {"Cookie": cookie or ""}
+                conn.request("GET", "/api/status", headers=headers)
+                response = conn.getresponse()
+                response.read()
+                code = response.status
+                conn.close()
+            except OSError as error:
+                code = f"{type(error).__name__}"
+            codes.append(code)
+            latencies.append(time.monotonic() - started)
+        # What signd did to the tricklers: closed (reconnect at once, as slowloris does) or
+        # answered (503: refused).
+        while True:
+            remaining = 1.0 - (time.monotonic() - tick)
+            if remaining <= 0:
+                break
+            for key, _ in selector.select(timeout=remaining):
+                state = key.data
+                try:
+                    data = key.fileobj.recv(4096)
+                except OSError:
+                    data = b""
+                if data.startswith(b"HTTP/1.1 503"):
+                    refused += 1
+                lifetimes.append(time.monotonic() - state["opened"])
+                selector.unregister(key.fileobj)
+                key.fileobj.close()
+                again.append(state["i"])
+    held = sorted(time.monotonic() - key.data["opened"] for key in selector.get_map().values())
+    for key in list(selector.get_map().values()):
+        key.fileobj.close()
+    longest = max(lifetimes + held, default=0)
+    print(f"tricklers: {args.connections} from {len(sources)} addresses for {args.seconds} s: {opened} connections "
+          f"opened, {len(lifetimes)} closed by signd ({refused} of them answered 503), {len(held)} open at the end; "
+          f"longest held {longest:.1f} s", flush=True)
+    print(f"owner: {len(codes)} requests, answers {sorted(set(map(str, codes)))}, latency max "
+          f"{max(latencies) * 1000:.0f} ms, median {sorted(latencies)[len(latencies) // 2] * 1000:.0f} ms", flush=True)
+    if any(code != 200 for code in codes):
+        fail(f"the owner was turned away while others trickled: {codes}")
+    ok("the owner's token and cookie were answered 200 every time")
+    if longest > args.head_limit:
+        fail(f"a trickling connection was held {longest:.1f} s, past the head's limit ({args.head_limit} s)")
+    ok(f"no trickling connection was held past {args.head_limit} s")
+
+
 def main():
     # A test runner may start this with SIGTERM blocked; chromium and its driver inherit the
     # mask, and must stop when asked to.
@@ -323,13 +434,19 @@ def main():
     page.add_argument("--shm", required=True)
     page.add_argument("--screenshots")
     page.add_argument("--playlists")
-    for name in ("login", "refusals"):
+    for name in ("login", "refusals", "slowloris"):
         p = sub.add_parser(name)
         p.add_argument("url")
         p.add_argument("--token-file", required=True)
+        if name == "slowloris":
+            p.add_argument("--connections", type=int, default=70)
+            p.add_argument("--addresses", type=int, default=14)
+            p.add_argument("--seconds", type=float, default=12)
+            p.add_argument("--head-limit", type=float, default=7, help="longest a trickler may be held (s)")
     args = ap.parse_args()
     args.url = args.url.rstrip("/")
-    {"page": check_page, "login": check_login, "refusals": check_refusals}[args.what](args)
+    {"page": check_page, "login": check_login, "refusals": check_refusals,
+     "slowloris": check_slowloris}[args.what](args)
 
 
 if __name__ == "__main__":

@@ -30,26 +30,57 @@ struct WebService: Sendable {
         ("X-Frame-Options", "DENY"),
     ]
 
-    /// Why a request may not use the API, as a status and a message; nil when it may.
-    /// `needsSession` is false for logging in.
-    func refusal(_ head: HTTPRequestHead, needsSession: Bool = true) -> (HTTPResponseStatus, String)? {
+    /// Why a request may not use the API.
+    struct Refusal {
+        let status: HTTPResponseStatus
+        let message: String
+        /// Seconds for `Retry-After` (429).
+        var retryAfter: Int? = nil
+    }
+
+    /// Whether the request `place` is receiving may use the API by its token or session,
+    /// decided once a request (a wrong token counts once however often it is asked).
+    func access(_ head: HTTPRequestHead, on place: WebPlaces.Place) -> WebAuth.Access {
+        if let decided = place.access { return decided }
+        let access = auth.access(
+            authorization: head.headers.first(name: "authorization"), cookie: head.headers.first(name: "cookie"),
+            from: place.address, now: now())
+        place.access = access
+        return access
+    }
+
+    /// Whether a request's connection keeps its place ahead of clients without a token: the
+    /// request carried a valid token or session (without a token file: its `Host` is this machine).
+    func trusts(_ head: HTTPRequestHead, on place: WebPlaces.Place) -> Bool {
+        access(head, on: place) == .allowed
+            && (auth.needsToken || WebAuth.hostIsLoopback(head.headers.first(name: "host") ?? ""))
+    }
+
+    /// Why a request may not use the API; nil when it may. `needsSession` is false for logging in.
+    func refusal(_ head: HTTPRequestHead, on place: WebPlaces.Place, needsSession: Bool = true) -> Refusal? {
         let host = head.headers.first(name: "host")
         if !auth.needsToken, !WebAuth.hostIsLoopback(host ?? "") {
-            return (.forbidden, "this page answers only to its loopback address (Host was not this machine)")
+            return Refusal(
+                status: .forbidden, message: "this page answers only to its loopback address (Host was not this machine)")
         }
         if head.method != .GET || head.uri.hasPrefix("/api/live"),
             !WebAuth.originIsOwn(head.headers.first(name: "origin"), host: host)
         {
-            return (.forbidden, "a request from another site's page is refused")
+            return Refusal(status: .forbidden, message: "a request from another site's page is refused")
         }
-        if needsSession,
-            !auth.authorizes(
-                authorization: head.headers.first(name: "authorization"), cookie: head.headers.first(name: "cookie"),
-                now: now())
-        {
-            return (.unauthorized, "a token is needed: log in, or send Authorization: Bearer <token>")
+        guard needsSession else { return nil }
+        switch access(head, on: place) {
+        case .allowed:
+            return nil
+        case .refused:
+            return Refusal(
+                status: .unauthorized, message: "a token is needed: log in, or send Authorization: Bearer <token>")
+        case .tooMany(let retryAfter):
+            return Refusal(
+                status: .tooManyRequests,
+                message: "too many wrong tokens from this address; try again in \(retryAfter) s",
+                retryAfter: retryAfter)
         }
-        return nil
     }
 }
 
@@ -62,13 +93,16 @@ final class WebConnectionHandler: ChannelInboundHandler, RemovableChannelHandler
     typealias OutboundOut = HTTPServerResponsePart
 
     private let service: WebService
+    /// This connection's place among the server's.
+    private let place: WebPlaces.Place
     private var head: HTTPRequestHead?
     private var body: ByteBuffer?
     /// The request's body passed the limit: it was answered 413 and the connection closes.
     private var refused = false
 
-    init(service: WebService) {
+    init(service: WebService, place: WebPlaces.Place) {
         self.service = service
+        self.place = place
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
@@ -76,6 +110,7 @@ final class WebConnectionHandler: ChannelInboundHandler, RemovableChannelHandler
         case .head(let h):
             head = h
             body = nil
+            place.headArrived(trusted: service.trusts(h, on: place), now: WebPlaces.seconds(context.eventLoop.now))
             if let length = h.headers.first(name: "content-length").flatMap(Int.init), length > WebService.maxBody {
                 refuseTooLarge(context)
             }
@@ -89,6 +124,7 @@ final class WebConnectionHandler: ChannelInboundHandler, RemovableChannelHandler
         case .end:
             guard !refused, let head else { return }
             self.head = nil
+            place.requestEnded()
             route(head, body ?? ByteBuffer(), context)
         }
     }
@@ -120,8 +156,10 @@ final class WebConnectionHandler: ChannelInboundHandler, RemovableChannelHandler
         case "/api/status", "/api/frame.png", "/api/live": expected = .GET
         default: return respond(context, .notFound, text: "no such API route", keepAlive: keepAlive)
         }
-        if let (status, message) = service.refusal(head, needsSession: path != "/api/login") {
-            return respondError(context, status, message, keepAlive: keepAlive)
+        if let refusal = service.refusal(head, on: place, needsSession: path != "/api/login") {
+            return respondError(
+                context, refusal.status, refusal.message, keepAlive: keepAlive,
+                extra: refusal.retryAfter.map { [("Retry-After", "\($0)")] } ?? [])
         }
         guard head.method == expected else {
             return respondError(context, .methodNotAllowed, "\(path) takes \(expected.rawValue)", keepAlive: keepAlive)
@@ -178,8 +216,7 @@ final class WebConnectionHandler: ChannelInboundHandler, RemovableChannelHandler
         else {
             return respondError(context, .badRequest, "the body must be {\"token\": \"...\"}", keepAlive: keepAlive)
         }
-        let address = context.channel.remoteAddress?.ipAddress ?? "?"
-        switch service.auth.login(token: token, from: address, now: service.now()) {
+        switch service.auth.login(token: token, from: place.address, now: service.now()) {
         case .accepted(let session):
             respond(
                 context, .ok, json: "{}", keepAlive: keepAlive,
@@ -188,8 +225,8 @@ final class WebConnectionHandler: ChannelInboundHandler, RemovableChannelHandler
             respondError(context, .unauthorized, "wrong token", keepAlive: keepAlive)
         case .tooMany(let retryAfter):
             respondError(
-                context, .tooManyRequests, "too many wrong tokens; try again in \(retryAfter) s", keepAlive: keepAlive,
-                extra: [("Retry-After", "\(retryAfter)")])
+                context, .tooManyRequests, "too many wrong tokens from this address; try again in \(retryAfter) s",
+                keepAlive: keepAlive, extra: [("Retry-After", "\(retryAfter)")])
         }
     }
 
@@ -251,6 +288,8 @@ final class WebConnectionHandler: ChannelInboundHandler, RemovableChannelHandler
         keepAlive: Bool, omitBody: Bool = false, cache: String = "no-store", extra: [(String, String)] = []
     ) {
         guard context.channel.isActive else { return }
+        // Before the end is written: NIO may hand over a pipelined request as it goes out.
+        place.answered()
         var headers = HTTPHeaders()
         headers.add(name: "Content-Type", value: contentType)
         headers.add(name: "Content-Length", value: "\(bytes.count)")
@@ -269,7 +308,6 @@ final class WebConnectionHandler: ChannelInboundHandler, RemovableChannelHandler
         context.writeAndFlush(wrapOutboundOut(.end(nil))).whenComplete { _ in
             if !keep { channel.close(promise: nil) }
         }
-        context.triggerUserOutboundEvent(RequestTimeLimit.Answered(), promise: nil)
     }
 
     func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
@@ -288,53 +326,20 @@ final class WebConnectionHandler: ChannelInboundHandler, RemovableChannelHandler
     }
 }
 
-/// Closes a connection that takes more than `limit` to send a whole request once it has begun
-/// one (a client trickling a header a byte at a time would otherwise hold a connection slot
-/// for as long as it liked); the HTTP handler says when a request has been answered.
-final class RequestTimeLimit: ChannelDuplexHandler, RemovableChannelHandler {
+/// The first handler of a web connection: tells its place when bytes arrive, so a new
+/// request's head and body are timed from its first byte (`WebPlaces` closes the late).
+final class WebPlaceReader: ChannelInboundHandler {
     typealias InboundIn = ByteBuffer
-    typealias OutboundIn = Any
     typealias InboundOut = ByteBuffer
 
-    /// Sent outbound by the HTTP handler with each response.
-    struct Answered {}
+    private let place: WebPlaces.Place
 
-    static let limit = TimeAmount.seconds(10)
-
-    private let limit: TimeAmount
-    private var startedAt: NIODeadline?
-    private var check: RepeatedTask?
-
-    init(limit: TimeAmount = RequestTimeLimit.limit) {
-        self.limit = limit
-    }
-
-    func handlerAdded(context: ChannelHandlerContext) {
-        let bound = NIOLoopBound((self, context), eventLoop: context.eventLoop)
-        let period = TimeAmount.nanoseconds(max(limit.nanoseconds / 4, 1))
-        check = context.eventLoop.scheduleRepeatedTask(initialDelay: period, delay: period) { _ in
-            let (handler, context) = bound.value
-            if let started = handler.startedAt, context.eventLoop.now - started > handler.limit {
-                context.close(promise: nil)
-            }
-        }
-    }
-
-    func handlerRemoved(context: ChannelHandlerContext) {
-        check?.cancel()
+    init(place: WebPlaces.Place) {
+        self.place = place
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-        if startedAt == nil { startedAt = context.eventLoop.now }
+        place.received(now: WebPlaces.seconds(context.eventLoop.now))
         context.fireChannelRead(data)
-    }
-
-    func triggerUserOutboundEvent(context: ChannelHandlerContext, event: Any, promise: EventLoopPromise<Void>?) {
-        if event is Answered {
-            startedAt = nil
-            promise?.succeed()
-            return
-        }
-        context.triggerUserOutboundEvent(event, promise: promise)
     }
 }

@@ -17,17 +17,20 @@ public final class WebServer: Sendable {
         public var description: String { "web \(listen): \(message)" }
     }
 
-    /// Most connections at once (viewers included); the next is answered 503 and closed.
-    public static let maxConnections = 64
+    /// Most connections at once (viewers included); past it a new one takes the place of one
+    /// without a token, or is answered 503 when none has one to give (`WebPlaces`).
+    public static let maxConnections = WebPlaces.Limits().places
     /// A connection that sends nothing for this long is closed (viewers excepted).
     static let idleTimeout = TimeAmount.seconds(30)
+    /// How often connections past their head's or request's time are looked for.
+    static let sweepPeriod = TimeAmount.milliseconds(250)
 
     public let config: DaemonConfig.Web
     private let service: WebService
     private let previewFPS: Double
     private let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
     private let channel = Mutex<Channel?>(nil)
-    private let connections = Atomic<Int>(0)
+    private let places: NIOLoopBoundBox<WebPlaces>
     private let viewers: NIOLoopBoundBox<LiveViewers>
     private let counter: Counter
 
@@ -51,6 +54,7 @@ public final class WebServer: Sendable {
             LiveViewers(live: live, eventLoop: loop, fps: previewFPS) { counter.value.store($0, ordering: .relaxed) },
             as: LiveViewers.self, eventLoop: loop)
         self.counter = counter
+        self.places = NIOLoopBoundBox.makeBoxSendingValue(WebPlaces(), as: WebPlaces.self, eventLoop: loop)
     }
 
     /// Listens on the configured address.
@@ -58,37 +62,52 @@ public final class WebServer: Sendable {
         let bootstrap = ServerBootstrap(group: group)
             .serverChannelOption(ChannelOptions.backlog, value: 256)
             .serverChannelOption(ChannelOptions.socketOption(.so_reuseaddr), value: 1)
-            .childChannelInitializer { [self] channel in
-                let count = connections.add(1, ordering: .relaxed).newValue
-                channel.closeFuture.whenComplete { _ in self.connections.subtract(1, ordering: .relaxed) }
-                return channel.eventLoop.makeCompletedFuture {
-                    if count > Self.maxConnections {
-                        try channel.pipeline.syncOperations.addHandler(
-                            AnswerAndClose.webBusy(limit: Self.maxConnections))
-                    } else {
-                        try Self.configure(channel, service: service, viewers: viewers)
+            .childChannelInitializer { [service, places, viewers] channel in
+                // The server has one event loop: the places' and every connection's.
+                channel.eventLoop.makeCompletedFuture {
+                    let address = WebAuth.addressKey(channel.remoteAddress?.ipAddress ?? "?")
+                    switch places.value.open(
+                        address: address, channel: channel, now: WebPlaces.seconds(channel.eventLoop.now))
+                    {
+                    case .refused(let why):
+                        try channel.pipeline.syncOperations.addHandler(AnswerAndClose.webBusy(why))
+                    case .admitted(let place, let closing):
+                        for other in closing { other.channel?.close(promise: nil) }
+                        let bound = NIOLoopBound(place, eventLoop: channel.eventLoop)
+                        channel.closeFuture.whenComplete { _ in places.value.closed(bound.value) }
+                        try Self.configure(channel, service: service, viewers: viewers, place: place)
                     }
                 }
             }
         do {
             let bound = try bootstrap.bind(host: config.host, port: Int(config.port)).wait()
             channel.withLock { $0 = bound }
+            let places = self.places
+            places.eventLoop.scheduleRepeatedTask(initialDelay: Self.sweepPeriod, delay: Self.sweepPeriod) { _ in
+                for late in places.value.expired(now: WebPlaces.seconds(places.eventLoop.now)) {
+                    late.channel?.close(promise: nil)
+                }
+            }
         } catch {
             throw Error(listen: config.listen, message: "cannot listen: \(error)")
         }
     }
 
-    /// A connection's handlers: HTTP with the upgrade to a live viewer at `/api/live`.
-    static func configure(_ channel: Channel, service: WebService, viewers: NIOLoopBoundBox<LiveViewers>) throws {
-        let http = WebConnectionHandler(service: service)
-        let limit = RequestTimeLimit()
+    /// A connection's handlers: HTTP with the upgrade to a live viewer at `/api/live`;
+    /// `place` is the connection's among the server's.
+    static func configure(
+        _ channel: Channel, service: WebService, viewers: NIOLoopBoundBox<LiveViewers>, place: WebPlaces.Place
+    ) throws {
+        let http = WebConnectionHandler(service: service, place: place)
+        let bound = NIOLoopBound(place, eventLoop: channel.eventLoop)
         let upgrader = NIOWebSocketServerUpgrader(
             maxFrameSize: 1024,
             shouldUpgrade: { channel, head in
                 let path = head.uri.split(separator: "?", maxSplits: 1).first.map(String.init)
                 // Refused here, the request goes on to the HTTP handler, which answers why
                 // (405 for any method but GET: RFC 6455 4.1).
-                let allowed = head.method == .GET && path == "/api/live" && service.refusal(head) == nil
+                let allowed =
+                    head.method == .GET && path == "/api/live" && service.refusal(head, on: bound.value) == nil
                 return channel.eventLoop.makeSucceededFuture(allowed ? HTTPHeaders() : nil)
             },
             upgradePipelineHandler: { channel, _ in
@@ -98,14 +117,14 @@ public final class WebServer: Sendable {
                 }
             })
         let sync = channel.pipeline.syncOperations
-        try sync.addHandler(limit, name: "web.limit")
+        try sync.addHandler(WebPlaceReader(place: place))
         try sync.addHandler(IdleStateHandler(readTimeout: Self.idleTimeout))
         try sync.configureHTTPServerPipeline(
             withServerUpgrade: (
                 upgraders: [upgrader],
                 completionHandler: { context in
                     // A viewer only listens: no request deadline, no HTTP handler.
-                    context.pipeline.syncOperations.removeHandler(name: "web.limit", promise: nil)
+                    bound.value.upgraded()
                     context.pipeline.syncOperations.removeHandler(name: "web.http", promise: nil)
                 }
             ))
@@ -129,10 +148,9 @@ public final class WebServer: Sendable {
 }
 
 extension AnswerAndClose {
-    /// The web server's: 503 with a `busy` error.
-    static func webBusy(limit: Int) -> AnswerAndClose {
-        let body =
-            "{\"ok\":false,\"error\":{\"code\":\"busy\",\"message\":\"too many connections: at most \(limit) at once\"}}"
+    /// The web server's: 503 with a `busy` error saying `why`.
+    static func webBusy(_ why: String) -> AnswerAndClose {
+        let body = "{\"ok\":false,\"error\":{\"code\":\"busy\",\"message\":\"\(why)\"}}"
         return AnswerAndClose(
             "HTTP/1.1 503 Service Unavailable\r\nContent-Type: application/json\r\nContent-Length: \(body.utf8.count)\r\nRetry-After: 5\r\nConnection: close\r\n\r\n"
                 + body)

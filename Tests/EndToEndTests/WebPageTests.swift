@@ -121,6 +121,27 @@ struct WebPageTests {
         _ = try s.request("ping")
     }
 
+    @Test(
+        "70 clients without a token trickling requests a byte a second, from 14 addresses or from one, never turn the owner away: token and cookie answered 200; no trickler held past the head's limit"
+    )
+    func slowloris() throws {
+        let s = try Scratch()
+        let listen = "\(Self.address()):8080"
+        let token = s.dir.appendingPathComponent("web.token").path
+        try "signd-test-token-\(UInt64.random(in: 0...UInt64.max))".write(
+            toFile: token, atomically: true, encoding: .utf8)
+        let signd = try s.startSignd(config: try Self.config(s, listen: listen, tokenFile: token))
+        defer { s.stop(signd) }
+        for (addresses, seconds) in [("14", "12"), ("1", "8")] {
+            let out = try Self.peer([
+                "slowloris", "http://\(listen)", "--token-file", token, "--connections", "70", "--addresses",
+                addresses, "--seconds", seconds,
+            ])
+            print(out)
+        }
+        _ = try s.request("ping")
+    }
+
     @Test("signd refuses to start with the page on a network address and no token file, saying why")
     func refusesOpenPage() throws {
         let s = try Scratch()

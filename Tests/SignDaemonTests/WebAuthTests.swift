@@ -11,20 +11,20 @@ struct WebAuthTests {
     func noToken() {
         let auth = WebAuth(token: nil)
         #expect(!auth.needsToken)
-        #expect(auth.authorizes(authorization: nil, cookie: nil, now: 0))
+        #expect(auth.access(authorization: nil, cookie: nil, from: "10.0.0.2", now: 0) == .allowed)
     }
 
     @Test("a bearer token is accepted only when it is the token, byte for byte")
     func bearer() {
         let auth = WebAuth(token: Self.token)
-        #expect(auth.authorizes(authorization: "Bearer 0123456789abcdef0123", cookie: nil, now: 0))
-        for wrong in [
+        #expect(auth.access(authorization: "Bearer 0123456789abcdef0123", cookie: nil, from: "a", now: 0) == .allowed)
+        for (i, wrong) in [
             "Bearer 0123456789abcdef012", "Bearer 0123456789abcdef01234", "Bearer x", "0123456789abcdef0123",
-            "Basic 0123456789abcdef0123", "",
-        ] {
-            #expect(!auth.authorizes(authorization: wrong, cookie: nil, now: 0), "\(wrong)")
+            "Basic 0123456789abcdef0123", "", "Bearer", "Bearer0123456789abcdef0123",
+        ].enumerated() {
+            #expect(auth.access(authorization: wrong, cookie: nil, from: "10.0.0.\(i)", now: 0) == .refused, "\(wrong)")
         }
-        #expect(!auth.authorizes(authorization: nil, cookie: nil, now: 0))
+        #expect(auth.access(authorization: nil, cookie: nil, from: "a", now: 0) == .refused)
     }
 
     @Test("constant-time comparison: equal only for equal bytes, whatever the lengths")
@@ -45,12 +45,14 @@ struct WebAuthTests {
         }
         #expect(session.count == 64 && session.allSatisfy(\.isHexDigit))
         let cookie = "theme=dark; \(WebAuth.cookieName)=\(session)"
-        #expect(auth.authorizes(authorization: nil, cookie: cookie, now: 1))
+        #expect(auth.access(authorization: nil, cookie: cookie, from: "10.0.0.2", now: 1) == .allowed)
         // The session with its last digit changed (to one it is not).
         let forged = "\(session.dropLast())\(session.last == "0" ? "1" : "0")"
-        #expect(!auth.authorizes(authorization: nil, cookie: "\(WebAuth.cookieName)=\(forged)", now: 1))
+        #expect(
+            auth.access(authorization: nil, cookie: "\(WebAuth.cookieName)=\(forged)", from: "10.0.0.2", now: 1)
+                == .refused)
         auth.logout(cookie: cookie)
-        #expect(!auth.authorizes(authorization: nil, cookie: cookie, now: 2))
+        #expect(auth.access(authorization: nil, cookie: cookie, from: "10.0.0.2", now: 2) == .refused)
         guard case .accepted(let other) = auth.login(token: "0123456789abcdef0123", from: "10.0.0.2", now: 3) else {
             Issue.record("the right token was refused")
             return
@@ -68,39 +70,103 @@ struct WebAuthTests {
             }
         }
         // The first is used again, so the second is now the least recently used.
-        #expect(auth.authorizes(authorization: nil, cookie: "\(WebAuth.cookieName)=\(sessions[0])", now: 100))
+        func access(_ session: String, _ now: Double) -> WebAuth.Access {
+            auth.access(authorization: nil, cookie: "\(WebAuth.cookieName)=\(session)", from: "a", now: now)
+        }
+        #expect(access(sessions[0], 100) == .allowed)
         _ = auth.login(token: "0123456789abcdef0123", from: "a", now: 101)
-        #expect(auth.authorizes(authorization: nil, cookie: "\(WebAuth.cookieName)=\(sessions[0])", now: 102))
-        #expect(!auth.authorizes(authorization: nil, cookie: "\(WebAuth.cookieName)=\(sessions[1])", now: 102))
+        #expect(access(sessions[0], 102) == .allowed)
+        #expect(access(sessions[1], 102) == .refused)
     }
 
-    @Test("five wrong tokens from one address within a minute, then even the right one waits; other addresses do not")
-    func perAddressLimit() {
+    @Test(
+        "five wrong tokens from one address within a minute, then its tokens are checked once per 12 s (429 unchecked between); other addresses never wait"
+    )
+    func perAddressPace() {
         let auth = WebAuth(token: Self.token)
         for i in 0..<WebAuth.failuresPerAddress {
             #expect(auth.login(token: "wrong", from: "10.0.0.9", now: Double(i)) == .refused)
         }
-        #expect(auth.login(token: "0123456789abcdef0123", from: "10.0.0.9", now: 10) == .tooMany(retryAfter: 50))
+        // Checked last at 4 s: not again before 16 s, right token or wrong.
+        #expect(auth.login(token: "0123456789abcdef0123", from: "10.0.0.9", now: 10) == .tooMany(retryAfter: 6))
+        #expect(auth.login(token: "wrong", from: "10.0.0.9", now: 15.5) == .tooMany(retryAfter: 1))
         if case .accepted = auth.login(token: "0123456789abcdef0123", from: "10.0.0.8", now: 10) {
         } else {
             Issue.record("another address was held back")
         }
-        // A minute after the first failure, one attempt is free again.
-        if case .accepted = auth.login(token: "0123456789abcdef0123", from: "10.0.0.9", now: 60.5) {
-        } else {
-            Issue.record("the address was still held back after its window")
+        // A wrong one at its turn is checked and counted: the next turn is 12 s later again.
+        #expect(auth.login(token: "wrong", from: "10.0.0.9", now: 16) == .refused)
+        #expect(auth.login(token: "0123456789abcdef0123", from: "10.0.0.9", now: 27) == .tooMany(retryAfter: 1))
+        guard case .accepted = auth.login(token: "0123456789abcdef0123", from: "10.0.0.9", now: 28) else {
+            Issue.record("the right token was refused at its address's turn")
+            return
+        }
+        // The right token forgets the address's wrong ones.
+        #expect(auth.login(token: "wrong", from: "10.0.0.9", now: 28.5) == .refused)
+        #expect(auth.login(token: "wrong", from: "10.0.0.9", now: 29) == .refused)
+    }
+
+    @Test("wrong bearer tokens count as wrong logins; a session cookie from the same address is never held back")
+    func bearerGuessesPaced() {
+        let auth = WebAuth(token: Self.token)
+        guard case .accepted(let session) = auth.login(token: "0123456789abcdef0123", from: "10.0.0.9", now: 0) else {
+            Issue.record("the right token was refused")
+            return
+        }
+        for i in 0..<WebAuth.failuresPerAddress {
+            #expect(auth.access(authorization: "Bearer guess\(i)", cookie: nil, from: "10.0.0.9", now: 1) == .refused)
+        }
+        #expect(
+            auth.access(authorization: "Bearer 0123456789abcdef0123", cookie: nil, from: "10.0.0.9", now: 2)
+                == .tooMany(retryAfter: 11))
+        #expect(auth.login(token: "wrong", from: "10.0.0.9", now: 2) == .tooMany(retryAfter: 11))
+        #expect(
+            auth.access(
+                authorization: "Bearer guess", cookie: "\(WebAuth.cookieName)=\(session)", from: "10.0.0.9", now: 2)
+                == .allowed)
+        #expect(auth.access(authorization: "Bearer 0123456789abcdef0123", cookie: nil, from: "10.0.0.8", now: 2) == .allowed)
+    }
+
+    @Test("addresses are counted as they are (IPv4, also mapped into IPv6) or by their IPv6 /64")
+    func addressKeys() {
+        #expect(WebAuth.addressKey("192.168.1.5") == "192.168.1.5")
+        #expect(WebAuth.addressKey("::ffff:10.0.0.1") == "10.0.0.1")
+        #expect(WebAuth.addressKey("2001:db8:1:2:3:4:5:6") == "2001:db8:1:2::/64")
+        #expect(WebAuth.addressKey("2001:db8:1:2:ffff::1") == WebAuth.addressKey("2001:db8:1:2::9"))
+        #expect(WebAuth.addressKey("2001:db8:1:3::1") != WebAuth.addressKey("2001:db8:1:2::1"))
+        #expect(WebAuth.addressKey("::1") == "0:0:0:0::/64")
+    }
+
+    @Test("wrong logins from other addresses, however many, never hold back the right token")
+    func othersNeverLockOut() {
+        let auth = WebAuth(token: Self.token)
+        for i in 0..<50 {
+            _ = auth.login(token: "wrong", from: "10.0.1.\(i)", now: Double(i) / 10)
+        }
+        guard case .accepted = auth.login(token: "0123456789abcdef0123", from: "10.0.2.1", now: 5) else {
+            Issue.record("another address's guesses held back the right token")
+            return
         }
     }
 
-    @Test("twenty wrong tokens from many addresses within a minute hold back every address")
-    func overallLimit() {
+    @Test("the address that guessed wrong five times gets the right token checked again within 12 s, not a minute")
+    func guesserWaitsSeconds() {
         let auth = WebAuth(token: Self.token)
-        for i in 0..<WebAuth.failuresInAll {
-            #expect(auth.login(token: "wrong", from: "10.0.1.\(i)", now: Double(i) / 10) == .refused)
-        }
-        guard case .tooMany = auth.login(token: "0123456789abcdef0123", from: "10.0.2.1", now: 5) else {
-            Issue.record("a new address was let through during a spread guessing run")
+        for i in 0..<5 { _ = auth.login(token: "wrong", from: "10.0.0.9", now: Double(i)) }
+        guard case .accepted = auth.login(token: "0123456789abcdef0123", from: "10.0.0.9", now: 16.5) else {
+            Issue.record("the right token was still held back 12 s after the last wrong one")
             return
+        }
+    }
+
+    @Test("the scheme Bearer is case-insensitive, and more than one space may follow it (RFC 7235)")
+    func bearerScheme() {
+        let auth = WebAuth(token: Self.token)
+        for header in [
+            "bearer 0123456789abcdef0123", "BEARER 0123456789abcdef0123", "Bearer   0123456789abcdef0123",
+            "beaRer\t0123456789abcdef0123 ",
+        ] {
+            #expect(auth.access(authorization: header, cookie: nil, from: "a", now: 0) == .allowed, "\(header)")
         }
     }
 

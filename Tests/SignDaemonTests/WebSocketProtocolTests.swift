@@ -26,7 +26,9 @@ struct WebSocketProtocolTests {
         let viewers = NIOLoopBoundBox.makeBoxSendingValue(
             LiveViewers(live: live, eventLoop: channel.eventLoop, fps: 30), as: LiveViewers.self,
             eventLoop: channel.eventLoop)
-        try WebServer.configure(channel, service: service, viewers: viewers)
+        try WebServer.configure(
+            channel, service: service, viewers: viewers,
+            place: WebPlaces.Place(address: "127.0.0.1", openedAt: 0, channel: nil))
         try channel.connect(to: SocketAddress(ipAddress: "127.0.0.1", port: 40000)).wait()
         return channel
     }
@@ -47,7 +49,7 @@ struct WebSocketProtocolTests {
     static func send(_ channel: EmbeddedChannel, _ bytes: [UInt8]) {
         // A pipeline that fails the connection may also report the error here; what was
         // written and whether the channel is open are what the tests look at.
-        try? channel.writeInbound(channel.allocator.buffer(bytes: bytes))
+        _ = try? channel.writeInbound(channel.allocator.buffer(bytes: bytes))
         channel.embeddedEventLoop.run()
     }
 
