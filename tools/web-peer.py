@@ -11,7 +11,8 @@ and plain HTTP clients (urllib, websocket-client) for what a browser would not d
       live picture comes.
   web-peer.py refusals URL --token-file FILE
       Without the token every API route is 401 (the WebSocket too); with it a cross-site form
-      post is refused (403 by its Origin, 415 by its type); too many wrong logins get 429.
+      post is refused (403 by its Origin, 415 by its type); too many wrong logins get 429
+      from that address, and the right token from another address still logs in.
 
   web-peer.py slowloris URL --token-file FILE [--connections 70] [--addresses 14] [--seconds 12]
       CONNECTIONS clients without a token, from ADDRESSES loopback addresses of their own,
@@ -312,16 +313,35 @@ def check_refusals(args):
         fail("a refused form post changed the text")
     ok("a cross-site form post is refused (403), a form post of any kind too (415), 64 KiB + 1 is 413")
 
+    code, _, _ = http(url + "/api/status", headers={"Authorization": "bearer " + token})
+    if code != 200:
+        fail(f"the scheme in lower case (bearer) answered {code}, not 200")
+    ok("the scheme is matched in any case: bearer works")
+
     codes = [http(url + "/api/login", "POST", json.dumps({"token": f"wrong-{i}"}).encode(), json_headers)[0]
              for i in range(6)]
     if codes[:5] != [401] * 5 or codes[5] != 429:
         fail(f"six wrong logins answered {codes}, not five 401s and a 429")
-    ok("the sixth wrong login within a minute is answered 429")
+    code, _, _ = http(url + "/api/status", headers=bearer)
+    if code != 429:
+        fail(f"a bearer token from the address that guessed wrong answered {code}, not 429 (unchecked)")
+    ok("the sixth wrong login within a minute is answered 429, and so is that address's bearer token")
+    # Another address (127/8 is all loopback) is never held back by those guesses.
+    from http.client import HTTPConnection
+    from urllib.parse import urlsplit
+    parts = urlsplit(url)
+    conn = HTTPConnection(parts.hostname, parts.port, timeout=5, source_address=("127.81.0.1", 0))
+    conn.request("POST", "/api/login", json.dumps({"token": token}), json_headers)
+    code = conn.getresponse().status
+    conn.close()
+    if code != 200:
+        fail(f"the right token from another address answered {code} after one address guessed wrong")
+    ok("the right token from another address logs in at once")
 
 
 def check_slowloris(args):
-    import http.client
     import selectors
+    from http.client import HTTPConnection
     import socket
     from urllib.parse import urlsplit
 
@@ -369,7 +389,7 @@ def check_slowloris(args):
         for how in ("bearer", "cookie"):
             started = time.monotonic()
             try:
-                conn = http.client.HTTPConnection(host, port, timeout=5, source_address=(owner, 0))
+                conn = HTTPConnection(host, port, timeout=5, source_address=(owner, 0))
                 if how == "cookie" and cookie is None:
                     conn.request("POST", "/api/login", json.dumps({"token": token}),
                                  {"Content-Type": "application/json"})
@@ -377,7 +397,7 @@ def check_slowloris(args):
                     response.read()
                     cookie = (response.getheader("Set-Cookie") or "").split(";")[0] or None
                     conn.close()
-                    conn = http.client.HTTPConnection(host, port, timeout=5, source_address=(owner, 0))
+                    conn = HTTPConnection(host, port, timeout=5, source_address=(owner, 0))
                 headers = {"Authorization": "Bearer " + token} if how == "bearer" else {"Cookie": cookie or ""}
                 conn.request("GET", "/api/status", headers=headers)
                 response = conn.getresponse()

@@ -106,7 +106,7 @@ struct WebPageTests {
     }
 
     @Test(
-        "without the token every API route and the WebSocket answer 401; a cross-site form post 403, any form post 415, 64 KiB + 1 413; the sixth wrong login in a minute 429"
+        "without the token every API route and the WebSocket answer 401; a cross-site form post 403, any form post 415, 64 KiB + 1 413; `bearer` works; the sixth wrong login in a minute 429 from that address only"
     )
     func refusals() throws {
         let s = try Scratch()
