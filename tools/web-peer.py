@@ -350,6 +350,8 @@ def check_slowloris(args):
     # Each client its own loopback address (Linux routes all of 127/8 to lo); the owner one
     # more. Derived from the server's, so concurrent tests do not share them.
     a, b = host.split(".")[2:4]
+    if not 1 <= args.addresses <= 254:
+        fail("--addresses: 1 to 254")
     sources = [f"127.79.{a}.{i + 1}" for i in range(args.addresses)]
     owner = f"127.80.{a}.{b}"
     head = f"GET /api/status HTTP/1.1\r\nHost: {host}:{port}\r\nX-Trickle: ".encode() + b"a" * 4096
