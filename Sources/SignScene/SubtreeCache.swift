@@ -16,6 +16,10 @@ final class SubtreeCache {
         /// row): all a composite needs to cover.
         var occupied: (x0: Int, y0: Int, x1: Int, y1: Int)
         var runs: [Int]
+        /// The box the fill could draw in: the tree's extent at its origin within the clip
+        /// (the clip when the extent is not known). Outside it the canvas stays transparent,
+        /// so clearing it for the next tree and finding the runs look only there.
+        var drawn: (x0: Int, y0: Int, x1: Int, y1: Int)
         var lastUsed: UInt64
         /// The kept alpha as a coverage mask, once the tree has masked something.
         var coverage: CoverageMask?
@@ -30,8 +34,9 @@ final class SubtreeCache {
     /// Draws a tree at an origin within a clip onto a transparent canvas (the compositor,
     /// without its cache).
     private let fill: (PreparedLayer, Point, Rect, inout Canvas) -> Void
-    /// The canvas the next fill draws into: a given-up entry's (`nil`: a new one is made).
-    private var spare: Canvas?
+    /// The canvas the next fill draws into, a given-up entry's, with the box its tree drew
+    /// in (`nil`: a new one is made).
+    private var spare: (canvas: Canvas, drawn: (x0: Int, y0: Int, x1: Int, y1: Int))?
     private var frame: UInt64 = 0
     /// Trees drawn into the cache since the frame began.
     private(set) var fills = 0
@@ -119,9 +124,17 @@ final class SubtreeCache {
         }
         if let i = found, current { return i }
         fills += 1
-        var canvas = spare ?? Canvas(width: width, height: height)
-        spare = nil  // so the canvas is not shared while it is drawn on
-        canvas.clear()
+        // A kept canvas is cleared where its tree drew, not whole: a small layer on a large
+        // board costs its own pixels, not the board's.
+        var canvas: Canvas
+        if let kept = spare {
+            canvas = kept.canvas
+            spare = nil  // so the canvas is not shared while it is drawn on
+            canvas.clear(kept.drawn)
+        } else {
+            canvas = Canvas(width: width, height: height)
+        }
+        let drawn = drawnBox(layer, origin: origin, clip: clip)
         fill(layer, origin, clip, &canvas)
         // The entry this one replaces gives up its storage, so a kept subtree that moves is
         // drawn again without allocating; so does one no frame has drawn since the frame
@@ -135,17 +148,27 @@ final class SubtreeCache {
             swap(&runs, &entries[slot].runs)
             swap(&coverage, &entries[slot].coverage)
         }
-        canvas.occupiedRuns(within: clip.pixelBounds(clippedTo: width, height), into: &runs)
+        canvas.occupiedRuns(within: drawn, into: &runs)
         let entry = Entry(
             layer: layer, origin: origin, clip: clip, canvas: canvas, occupied: Self.boundingBox(runs), runs: runs,
-            lastUsed: frame, coverage: coverage)
+            drawn: drawn, lastUsed: frame, coverage: coverage)
         if let slot {
-            spare = entries[slot].canvas
+            spare = (entries[slot].canvas, entries[slot].drawn)
             entries[slot] = entry
             return slot
         }
         entries.append(entry)
         return entries.count - 1
+    }
+
+    /// Where a fill of `layer` at `origin` within `clip` can draw: its extent placed there,
+    /// within the clip; the whole clip when the extent is not known.
+    private func drawnBox(_ layer: PreparedLayer, origin: Point, clip: Rect) -> (x0: Int, y0: Int, x1: Int, y1: Int) {
+        let bounds = clip.pixelBounds(clippedTo: width, height)
+        guard let extent = layer.extent else { return bounds }
+        let placed = extent.offsetBy(dx: origin.x, dy: origin.y).pixelBounds(clippedTo: width, height)
+        let x0 = max(bounds.x0, placed.x0), y0 = max(bounds.y0, placed.y0)
+        return (x0, y0, max(x0, min(bounds.x1, placed.x1)), max(y0, min(bounds.y1, placed.y1)))
     }
 
     /// The runs' bounding box: rows from the first run to the last, columns the widest span.
