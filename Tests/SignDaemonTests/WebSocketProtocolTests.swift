@@ -16,7 +16,9 @@ struct WebSocketProtocolTests {
     static let fonts = try! FontLibrary()
 
     /// A connected channel with the web server's handlers (no token: Host must be loopback).
-    static func channel() throws -> EmbeddedChannel {
+    static func channel(place: WebPlaces.Place = WebPlaces.Place(address: "127.0.0.1", openedAt: 0, channel: nil))
+        throws -> EmbeddedChannel
+    {
         let scene = Scene(width: 8, height: 4, layers: [TextLayer(id: "main", text: "x")])
         let plane = ControlPlane(
             store: try SceneStore(config: scene, fonts: fonts), clock: FrameClock(fps: 60) { _ in }, startedAt: 0)
@@ -26,9 +28,7 @@ struct WebSocketProtocolTests {
         let viewers = NIOLoopBoundBox.makeBoxSendingValue(
             LiveViewers(live: live, eventLoop: channel.eventLoop, fps: 30), as: LiveViewers.self,
             eventLoop: channel.eventLoop)
-        try WebServer.configure(
-            channel, service: service, viewers: viewers,
-            place: WebPlaces.Place(address: "127.0.0.1", openedAt: 0, channel: nil))
+        try WebServer.configure(channel, service: service, viewers: viewers, place: place)
         try channel.connect(to: SocketAddress(ipAddress: "127.0.0.1", port: 40000)).wait()
         return channel
     }
@@ -53,12 +53,14 @@ struct WebSocketProtocolTests {
         channel.embeddedEventLoop.run()
     }
 
-    /// An upgraded viewer's channel, its 101 read.
+    /// An upgraded viewer's channel, its 101 read; its place is a viewer's, trusted.
     static func viewer() throws -> EmbeddedChannel {
-        let channel = try channel()
+        let place = WebPlaces.Place(address: "127.0.0.1", openedAt: 0, channel: nil)
+        let channel = try channel(place: place)
         send(channel, Array(upgrade.utf8))
         let answer = String(decoding: try written(channel), as: UTF8.self)
         #expect(answer.hasPrefix("HTTP/1.1 101"), "\(answer)")
+        #expect(place.phase == .viewer && place.trusted)
         return channel
     }
 
