@@ -9,7 +9,8 @@ import Synchronization
 /// goes to `result`; `text/set` is the plain-text shorthand for `set-text`; `availability`
 /// (with a last will), `text/state` and `state` are retained; events go to `event`. Group
 /// topics `signd/group/<name>/...` act on every member. With discovery, Home Assistant's
-/// configs are published on each connect and whenever Home Assistant comes online.
+/// configs are published on each connect, whenever Home Assistant comes online and when a
+/// reload changed the playlists.
 ///
 /// libmosquitto's own thread talks to the broker and reconnects with back-off; nothing here
 /// runs on the frame clock, and a broker that is down, slow or gone is waited for.
@@ -37,6 +38,8 @@ final class MQTTBridge: Sendable {
         var lastStateAt = 0.0
         var lastText: String?
         var connects = 0
+        /// The playlists the discovery configs last published offer (nil: none published).
+        var discovered: [String]?
     }
 
     /// Publishes `state` at most once a second when it changed, and at least this often.
@@ -117,6 +120,7 @@ final class MQTTBridge: Sendable {
                 l.connected = true
                 l.lastState = nil
                 l.lastText = nil
+                l.discovered = nil
                 l.connects += 1
                 return l.connects == 1
             }
@@ -130,6 +134,8 @@ final class MQTTBridge: Sendable {
             client.publish(config.topic + "/availability", "online", qos: 1, retain: true)
             if config.discovery {
                 client.subscribe(HomeAssistantDiscovery.statusTopic, qos: 1)
+                // The configs retained for this node, to replace ones an older signd left.
+                client.subscribe(HomeAssistantDiscovery.configPattern(nodeID: config.nodeID), qos: 1)
                 publishDiscovery()
             }
             queue.async { self.publishState(force: true) }
@@ -155,6 +161,10 @@ final class MQTTBridge: Sendable {
     private func receive(topic: String, payload: [UInt8]) {
         if topic == HomeAssistantDiscovery.statusTopic {
             if payload == Array("online".utf8) { publishDiscovery() }
+            return
+        }
+        if topic.hasPrefix(HomeAssistantDiscovery.prefix + "/") {
+            replaceIfOlder(topic: topic, payload: payload)
             return
         }
         guard payload.count <= Self.maxPayload else {
@@ -233,15 +243,42 @@ final class MQTTBridge: Sendable {
         if sendState {
             client.publish(config.topic + "/state", JSONValue.object(result).jsonString, qos: 1, retain: true)
         }
+        // A reload that changed the playlists changes the select's options (or removes it).
+        if config.discovery, let names = result["playlists"]?.arrayValue?.compactMap(\.stringValue),
+            let offered = link.withLock({ $0.discovered }), offered != names
+        {
+            publishDiscovery()
+        }
+    }
+
+    private var discovery: HomeAssistantDiscovery {
+        HomeAssistantDiscovery(
+            nodeID: config.nodeID, topic: config.topic, version: version, playlists: plane.hooks.playlists())
+    }
+
+    /// A config an older signd retained (its `unique_id` without the `signd_` prefix) is
+    /// removed and published anew: Home Assistant then drops the old entity and its registry
+    /// entry, so the new one gets the same entity id rather than one ending in `_2`.
+    private func replaceIfOlder(topic: String, payload: [UInt8]) {
+        guard let old = try? JSONValue.parse(payload), let id = old["unique_id"]?.stringValue,
+            !HomeAssistantDiscovery.isCurrent(uniqueID: id)
+        else { return }
+        logger.info("mqtt: replacing a Home Assistant config from an older signd", metadata: ["topic": "\(topic)"])
+        client.publish(topic, "", qos: 1, retain: true)
+        if let current = discovery.configs.first(where: { $0.0 == topic }) {
+            client.publish(topic, current.1.jsonString, qos: 1, retain: true)
+        }
     }
 
     private func publishDiscovery() {
-        let playlists = plane.hooks.playlists()
-        let discovery = HomeAssistantDiscovery(
-            nodeID: config.nodeID, topic: config.topic, version: version, playlists: playlists)
+        let discovery = self.discovery
+        let playlists = discovery.playlists
         for (topic, payload) in discovery.configs {
             client.publish(topic, payload.jsonString, qos: 1, retain: true)
         }
+        // An empty retained config removes an entity the sign no longer has.
+        for topic in discovery.removed { client.publish(topic, "", qos: 1, retain: true) }
+        link.withLock { $0.discovered = playlists }
     }
 }
 

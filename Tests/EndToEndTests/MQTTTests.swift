@@ -280,7 +280,7 @@ struct MQTTTests {
     }
 
     @Test(
-        "Home Assistant discovery: retained configs with the required fields, again when Home Assistant comes online; the light's command turns the display off"
+        "Home Assistant discovery: retained configs with the required fields, again when Home Assistant comes online; the light's command turns the display off; a reload without playlists removes the select"
     )
     func discovery() throws {
         let s = try Scratch()
@@ -301,13 +301,17 @@ struct MQTTTests {
             ])
         for (topic, config) in configs {
             #expect(config["availability_topic"]?.stringValue == "signd/window/availability", "\(topic)")
-            #expect(config["unique_id"]?.stringValue?.hasPrefix("window_") == true, "\(topic)")
+            let parts = topic.split(separator: "/")
+            #expect(config["unique_id"]?.stringValue == "signd_window_\(parts[3])", "\(topic)")
+            #expect(config["default_entity_id"]?.stringValue == "\(parts[1]).window_\(parts[3])", "\(topic)")
+            #expect(config["origin"]?["name"]?.stringValue == "signd", "\(topic)")
             #expect(config["device"]?["identifiers"] == ["window"], "\(topic)")
             #expect(config["device"]?["model"]?.stringValue == "signd", "\(topic)")
             #expect(config["device"]?["sw_version"]?.stringValue?.isEmpty == false, "\(topic)")
             #expect(config["name"]?.stringValue?.isEmpty == false, "\(topic)")
             #expect(config["command_topic"] != nil || topic.contains("/sensor/"), "\(topic)")
-            #expect(config["state_topic"]?.stringValue?.hasPrefix("signd/window/") == true, "\(topic)")
+            // Every state comes from the retained state, which is never empty.
+            #expect(config["state_topic"]?.stringValue == "signd/window/state", "\(topic)")
         }
         let light = configs["homeassistant/light/window/display/config"]
         #expect(light?["brightness_command_topic"]?.stringValue == "signd/window/cmd")
@@ -324,6 +328,62 @@ struct MQTTTests {
             Thread.sleep(forTimeInterval: 0.02)
         }
         #expect(try s.request("status")["display"]?.stringValue == "off")
+        // A reload without playlists removes the select: its retained config goes.
+        try s.write(
+            s.config(
+                text: "Hello",
+                extra: """
+                    [mqtt]
+                    url = "mqtt://\(broker.host):\(broker.port)"
+                    node_id = "window"
+                    discovery = true
+                    """))
+        let selectTopic = "homeassistant/select/window/playlist/config"
+        let removal = try broker.listen([selectTopic])
+        _ = try s.request("reload")
+        // Removed: published empty, which mosquitto_sub -v shows as "(null)".
+        func removed() -> Bool { removal.collect().contains(selectTopic + " (null)") }
+        for _ in 0..<250 where !removed() { Thread.sleep(forTimeInterval: 0.02) }
+        #expect(removed(), "the select's config was not removed: \(removal.collect())")
+        removal.stop()
+        let retained = try broker.listen([selectTopic])
+        Thread.sleep(forTimeInterval: 0.5)
+        #expect(retained.collect().isEmpty, "the select's config is still retained")
+        retained.stop()
+    }
+
+    @Test(
+        "a config an older signd retained (unique_id without signd_) is removed and published anew, so Home Assistant keeps the entity id; current ones are left alone"
+    )
+    func olderConfigReplaced() throws {
+        let s = try Scratch()
+        let broker = try Broker(s)
+        let topic = "homeassistant/light/window/display/config"
+        let old =
+            #"{"name":"Display","unique_id":"window_display","object_id":"window_display","command_topic":"signd/window/cmd"}"#
+        let done = try run(
+            "/usr/bin/mosquitto_pub", broker.clientArguments + ["-q", "1", "-r", "-t", topic, "-m", old])
+        #expect(done.status == 0)
+        let seen = try broker.listen([topic], seconds: 20)
+        let signd = try s.startSignd(config: try Self.config(s, broker))
+        defer { s.stop(signd) }
+        _ = try Self.waitForLink(s, "ok")
+        func current(_ line: String) -> Bool {
+            line.hasPrefix(topic + " {") && line.contains("\"signd_window_display\"")
+        }
+        // The old one (retained), then signd's, the removal, and signd's again.
+        for _ in 0..<250 where !(seen.collect().drop { !$0.contains("(null)") }.contains(where: current)) {
+            Thread.sleep(forTimeInterval: 0.02)
+        }
+        let lines = seen.collect()
+        seen.stop()
+        #expect(lines.first == topic + " " + old)
+        let removal = try #require(lines.firstIndex(of: topic + " (null)"), "\(lines)")
+        #expect(lines[(removal + 1)...].contains(where: current), "\(lines)")
+        #expect(lines.filter { $0.hasSuffix("(null)") }.count == 1, "signd's own configs are not removed: \(lines)")
+        // What stays retained is signd's.
+        let retained = try broker.receive([topic], count: 1)
+        #expect(retained.count == 1 && current(retained[0]), "\(retained)")
     }
 
     @Test(
