@@ -104,49 +104,74 @@ final class LiveViewers {
     }
 }
 
-/// A live viewer's end of the WebSocket: answers pings, closes on a close frame, and ignores
-/// anything else a viewer sends (it has nothing to say). A frame RFC 6455 forbids fails the
-/// connection (close 1002): NIO's decoder and its protocol error handler fail oversized and
-/// fragmented control frames, and this handler the rest.
-final class LiveViewerHandler: ChannelInboundHandler {
+/// A live viewer's WebSocket handlers after NIO's decoder and protocol error handler (which
+/// fail oversized and fragmented control frames): these frame rules, NIO's aggregator (which
+/// fails a fragment out of sequence) and the viewer's end. A frame RFC 6455 forbids fails
+/// the connection with close 1002 (1009 for a message over 1024 bytes).
+func liveViewerHandlers() -> [ChannelHandler] {
+    [
+        WebSocketFrameRules(),
+        NIOWebSocketFrameAggregator(minNonFinalFragmentSize: 1, maxAccumulatedFrameCount: 16, maxAccumulatedFrameSize: 1024),
+        LiveViewerHandler(),
+    ]
+}
+
+/// Fails a viewer's WebSocket on a frame RFC 6455 forbids that NIO's decoder lets through:
+/// not masked (5.1), a reserved bit set without an extension that defines it (signd agrees
+/// none) or a reserved opcode (5.2). Before the aggregator, which unmasks what it joins.
+final class WebSocketFrameRules: ChannelInboundHandler {
     typealias InboundIn = WebSocketFrame
+    typealias InboundOut = WebSocketFrame
     typealias OutboundOut = WebSocketFrame
 
-    private var closing = false
+    private var failed = false
 
-    /// Whether a client's frame breaks RFC 6455 in a way NIO's decoder lets through: not
-    /// masked (5.1), a reserved bit set without an extension that defines it (signd agrees
-    /// none) or a reserved opcode (5.2).
+    /// Whether a client's frame breaks those rules.
     static func breaksProtocol(_ frame: WebSocketFrame) -> Bool {
         let known: [WebSocketOpcode] = [.continuation, .text, .binary, .connectionClose, .ping, .pong]
         return frame.maskKey == nil || frame.rsv1 || frame.rsv2 || frame.rsv3 || !known.contains(frame.opcode)
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        guard !failed else { return }
+        guard !Self.breaksProtocol(unwrapInboundIn(data)) else {
+            failed = true
+            return LiveViewerHandler.close(context, code: .protocolError)
+        }
+        context.fireChannelRead(data)
+    }
+}
+
+/// A live viewer's end of the WebSocket: answers pings, closes on a close frame, and ignores
+/// anything else a viewer sends (it has nothing to say).
+final class LiveViewerHandler: ChannelInboundHandler {
+    typealias InboundIn = WebSocketFrame
+    typealias OutboundOut = WebSocketFrame
+
+    private var closing = false
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         let frame = unwrapInboundIn(data)
         guard !closing else { return }
-        if Self.breaksProtocol(frame) {
-            return close(context, code: .protocolError)
-        }
         switch frame.opcode {
         case .ping:
             var payload = frame.unmaskedData
             let pong = WebSocketFrame(fin: true, opcode: .pong, data: payload.readSlice(length: payload.readableBytes)!)
             context.writeAndFlush(wrapOutboundOut(pong), promise: nil)
         case .connectionClose:
-            close(context, code: .normalClosure)
+            closing = true
+            Self.close(context, code: .normalClosure)
         default:
             break
         }
     }
 
-    /// Sends a close frame with `code`, then closes the connection; reads nothing more.
-    private func close(_ context: ChannelHandlerContext, code: WebSocketErrorCode) {
-        closing = true
+    /// Sends a close frame with `code`, then closes the connection.
+    static func close(_ context: ChannelHandlerContext, code: WebSocketErrorCode) {
         var data = context.channel.allocator.buffer(capacity: 2)
         data.write(webSocketErrorCode: code)
         let channel = context.channel
-        context.writeAndFlush(wrapOutboundOut(WebSocketFrame(fin: true, opcode: .connectionClose, data: data)))
+        context.writeAndFlush(NIOAny(WebSocketFrame(fin: true, opcode: .connectionClose, data: data)))
             .whenComplete { _ in channel.close(promise: nil) }
     }
 
@@ -158,8 +183,13 @@ final class LiveViewerHandler: ChannelInboundHandler {
 
     func errorCaught(context: ChannelHandlerContext, error: Error) {
         // NIO's protocol error handler answers its decoder's errors with a close frame and
-        // closes once that is written; anything else closes at once.
+        // closes once that is written; its aggregator's are answered here; anything else
+        // closes at once.
         if error is NIOWebSocketError { return }
+        if let error = error as? NIOWebSocketFrameAggregator.Error, !closing {
+            closing = true
+            return Self.close(context, code: error == .accumulatedFrameSizeIsTooLarge ? .messageTooLarge : .protocolError)
+        }
         context.close(promise: nil)
     }
 }

@@ -112,7 +112,7 @@ public final class WebServer: Sendable {
             },
             upgradePipelineHandler: { channel, _ in
                 channel.eventLoop.makeCompletedFuture {
-                    try channel.pipeline.syncOperations.addHandler(LiveViewerHandler())
+                    try channel.pipeline.syncOperations.addHandlers(liveViewerHandlers())
                     viewers.value.add(channel)
                 }
             })

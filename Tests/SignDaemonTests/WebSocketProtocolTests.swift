@@ -68,11 +68,13 @@ struct WebSocketProtocolTests {
     /// A close frame with code 1002 (protocol error), as a server sends it: unmasked.
     static let protocolErrorClose: [UInt8] = [0x88, 0x02, 0x03, 0xEA]
 
-    @Test("a masked ping is answered with a pong and the viewer stays")
+    @Test("a masked ping is answered with a pong, a message in two fragments is taken, and the viewer stays")
     func maskedPing() throws {
         let channel = try Self.viewer()
         Self.send(channel, [0x89, 0x80] + Self.mask)
         #expect(try Self.written(channel) == [0x8A, 0x00])
+        Self.send(channel, [0x02, 0x81] + Self.mask + [0x00, 0x80, 0x81] + Self.mask + [0x00])
+        #expect(try Self.written(channel) == [])
         #expect(channel.isActive)
         _ = try? channel.finish()
     }
@@ -87,6 +89,8 @@ struct WebSocketProtocolTests {
             [0xC2, 0x80] + mask,  // RSV1 on a binary frame (no extension was agreed)
             [0xA2, 0x80] + mask,  // RSV2
             [0x92, 0x80] + mask,  // RSV3
+            [0x80, 0x80] + mask,  // a continuation with nothing to continue (NIO's aggregator)
+            [0x02, 0x81] + mask + [0x00, 0x82, 0x80] + mask,  // a new message before the last one ended (NIO's aggregator)
             [0x09, 0x80] + mask,  // a ping in fragments (NIO's decoder)
             [0x89, 0xFE, 0x00, 0x7E] + mask + [UInt8](repeating: 0, count: 126),  // a 126-byte ping (NIO's decoder)
         ] as [[UInt8]])
@@ -95,6 +99,16 @@ struct WebSocketProtocolTests {
         Self.send(channel, frame)
         #expect(try Self.written(channel) == Self.protocolErrorClose, "\(frame)")
         #expect(!channel.isActive, "\(frame)")
+        _ = try? channel.finish()
+    }
+
+    @Test("a message over 1024 bytes in fragments fails the connection with close 1009")
+    func messageTooLarge() throws {
+        let channel = try Self.viewer()
+        let fragment = [UInt8](repeating: 0, count: 600)
+        Self.send(channel, [0x02, 0xFE, 0x02, 0x58] + Self.mask + fragment + [0x80, 0xFE, 0x02, 0x58] + Self.mask + fragment)
+        #expect(try Self.written(channel) == [0x88, 0x02, 0x03, 0xF1])
+        #expect(!channel.isActive)
         _ = try? channel.finish()
     }
 
