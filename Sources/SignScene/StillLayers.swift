@@ -14,9 +14,18 @@ final class StillLayers {
     /// Their kept pixels composited in that order.
     let canvas: Canvas
 
+    /// Where each layer is among them, for a scene of many layers (`nil` for a few, where a
+    /// look along the list costs less than hashing).
+    private let positions: [ObjectIdentifier: Int]?
+    /// The one the next `contains` most likely asks about: the layers are drawn in order.
+    private var next = 0
+
     init(layers: [PreparedLayer], canvas: Canvas) {
         self.layers = layers
         self.canvas = canvas
+        positions =
+            layers.count > 16
+            ? Dictionary(layers.enumerated().map { (ObjectIdentifier($1), $0) }, uniquingKeysWith: { a, _ in a }) : nil
     }
 
     /// Whether they are the `chosen` of a frame's `trees`, the same trees in the same order.
@@ -24,8 +33,24 @@ final class StillLayers {
         layers.count == chosen.count && zip(layers, chosen).allSatisfy { $0 === trees[$1].tree }
     }
 
-    /// Whether `layer` is one of them.
-    func contains(_ layer: PreparedLayer) -> Bool { layers.contains { $0 === layer } }
+    /// Whether `layer` is one of them. Asked of every drawn layer in drawing order, so the
+    /// layer after the last one found is looked at first: a frame of many layers asks in
+    /// constant time, not along the whole list for each (which made 10,000 layers quadratic).
+    func contains(_ layer: PreparedLayer) -> Bool {
+        if next < layers.count, layers[next] === layer {
+            next = next + 1 == layers.count ? 0 : next + 1
+            return true
+        }
+        let found: Int?
+        if let positions {
+            found = positions[ObjectIdentifier(layer)]
+        } else {
+            found = layers.firstIndex { $0 === layer }
+        }
+        guard let found else { return false }
+        next = found + 1 == layers.count ? 0 : found + 1
+        return true
+    }
 
     /// Which of a frame's top-level layers, in drawing order, are still: `isStill(i)` and
     /// `box(i)` say whether layer `i` is static and where its pixels are (for a layer that

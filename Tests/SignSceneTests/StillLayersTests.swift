@@ -31,6 +31,29 @@ struct StillLayersTests {
         #expect(choose([(false, top), (true, (0, 0, 0, 0))]) == [1], "one that draws nothing joins")
     }
 
+    @Test(
+        "contains answers rightly in any order, for a few layers and for many (looked up, not searched along the list)",
+        arguments: [3, 40])
+    func contains(count: Int) throws {
+        let layers = try (0..<count).map { i in
+            try PreparedLayer(
+                Layer(frame: Rect(x: Double(i), y: 0, width: 1, height: 1), backgroundColor: .white), fonts: Self.fonts)
+        }
+        let others = try (0..<3).map { _ in
+            try PreparedLayer(Layer(frame: Rect(x: 0, y: 0, width: 1, height: 1)), fonts: Self.fonts)
+        }
+        let still = StillLayers(layers: layers, canvas: Canvas(width: 1, height: 1))
+        for _ in 0..<2 {
+            // In drawing order, with layers that are not still between them, twice over.
+            for (i, layer) in layers.enumerated() {
+                #expect(still.contains(layer), "layer \(i)")
+                #expect(!still.contains(others[i % others.count]))
+            }
+        }
+        for i in [count - 1, 0, count / 2, count / 2, 1] { #expect(still.contains(layers[i]), "out of order: \(i)") }
+        #expect(others.allSatisfy { !still.contains($0) })
+    }
+
     /// A white 4x4 square moving from x 2 to 14 over the first second, in a 16x4 band at `y`
     /// that clips it (so its reach is known).
     static func band(y: Double) -> Layer {
