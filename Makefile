@@ -46,6 +46,7 @@ demo: build
 test: setup-test
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
+	tools/check-ha-templates
 	tools/check-units
 	tools/fuzz-replay
 	tools/fuzz $(FUZZ_SECONDS)

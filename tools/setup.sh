@@ -37,9 +37,12 @@ if [[ "${1:-}" == "--test" ]]; then
 
   # The LED network protocols as other projects implement them, for the wire tests
   # (tools/wire-peer.py), and Selenium and a WebSocket client for the web page's tests
-  # (tools/web-peer.py, tools/web-viewers): from PyPI, into the python3 on PATH, when missing.
-  python_peers=(sacn==1.11.0 python-led-ddp==1.0.1 stupidArtnet==1.6.0 selenium==4.38.0 websocket-client==1.9.2)
-  if ! python3 -c "import sacn, ddp, stupidArtnet, selenium, websocket" 2>/dev/null; then
+  # (tools/web-peer.py, tools/web-viewers), and Jinja2 for rendering the Home Assistant
+  # templates as Home Assistant does (tools/check-ha-templates): from PyPI, into the python3
+  # on PATH, when missing.
+  python_peers=(sacn==1.11.0 python-led-ddp==1.0.1 stupidArtnet==1.6.0 selenium==4.38.0 websocket-client==1.9.2
+    jinja2==3.1.6)
+  if ! python3 -c "import sacn, ddp, stupidArtnet, selenium, websocket, jinja2" 2>/dev/null; then
     echo "setup: installing ${python_peers[*]} from PyPI" >&2
     python3 -m pip install -q --disable-pip-version-check "${python_peers[@]}" </dev/null
   fi
