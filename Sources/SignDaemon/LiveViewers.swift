@@ -111,7 +111,8 @@ final class LiveViewers {
 func liveViewerHandlers() -> [ChannelHandler] {
     [
         WebSocketFrameRules(),
-        NIOWebSocketFrameAggregator(minNonFinalFragmentSize: 1, maxAccumulatedFrameCount: 16, maxAccumulatedFrameSize: 1024),
+        NIOWebSocketFrameAggregator(
+            minNonFinalFragmentSize: 1, maxAccumulatedFrameCount: 16, maxAccumulatedFrameSize: 1024),
         LiveViewerHandler(),
     ]
 }
@@ -188,7 +189,8 @@ final class LiveViewerHandler: ChannelInboundHandler {
         if error is NIOWebSocketError { return }
         if let error = error as? NIOWebSocketFrameAggregator.Error, !closing {
             closing = true
-            return Self.close(context, code: error == .accumulatedFrameSizeIsTooLarge ? .messageTooLarge : .protocolError)
+            return Self.close(
+                context, code: error == .accumulatedFrameSizeIsTooLarge ? .messageTooLarge : .protocolError)
         }
         context.close(promise: nil)
     }

@@ -142,7 +142,8 @@ public final class WebAuth: Sendable {
             guesses.failures.append(now)
             if s.addresses[address] == nil, s.addresses.count >= Self.maxAddresses {
                 // The address whose last wrong token is oldest makes room.
-                if let quietest = s.addresses.min(by: { ($0.value.failures.last ?? 0) < ($1.value.failures.last ?? 0) }) {
+                if let quietest = s.addresses.min(by: { ($0.value.failures.last ?? 0) < ($1.value.failures.last ?? 0) })
+                {
                     s.addresses[quietest.key] = nil
                 }
             }

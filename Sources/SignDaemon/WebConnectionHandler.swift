@@ -61,7 +61,8 @@ struct WebService: Sendable {
         let host = head.headers.first(name: "host")
         if !auth.needsToken, !WebAuth.hostIsLoopback(host ?? "") {
             return Refusal(
-                status: .forbidden, message: "this page answers only to its loopback address (Host was not this machine)")
+                status: .forbidden,
+                message: "this page answers only to its loopback address (Host was not this machine)")
         }
         if head.method != .GET || head.uri.hasPrefix("/api/live"),
             !WebAuth.originIsOwn(head.headers.first(name: "origin"), host: host)

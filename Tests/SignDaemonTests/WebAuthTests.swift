@@ -124,7 +124,9 @@ struct WebAuthTests {
             auth.access(
                 authorization: "Bearer guess", cookie: "\(WebAuth.cookieName)=\(session)", from: "10.0.0.9", now: 2)
                 == .allowed)
-        #expect(auth.access(authorization: "Bearer 0123456789abcdef0123", cookie: nil, from: "10.0.0.8", now: 2) == .allowed)
+        #expect(
+            auth.access(authorization: "Bearer 0123456789abcdef0123", cookie: nil, from: "10.0.0.8", now: 2) == .allowed
+        )
     }
 
     @Test("addresses are counted as they are (IPv4, also mapped into IPv6) or by their IPv6 /64")

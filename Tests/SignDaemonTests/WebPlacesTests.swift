@@ -16,7 +16,9 @@ struct WebPlacesTests {
         return nil
     }
 
-    @Test("a request's head must arrive within 5 s of its first byte (of the opening, for the first), the whole request within 10 s")
+    @Test(
+        "a request's head must arrive within 5 s of its first byte (of the opening, for the first), the whole request within 10 s"
+    )
     func deadlines() throws {
         let places = WebPlaces()
         let quiet = try #require(Self.admitted(places.open(address: "10.0.0.1", channel: nil, now: 0))).0
@@ -29,7 +31,9 @@ struct WebPlacesTests {
         kept.requestEnded()
         kept.answered()
         #expect(places.expired(now: 5).isEmpty)
-        #expect(Set(places.expired(now: 5.01).map(ObjectIdentifier.init)) == Set([quiet, trickling].map(ObjectIdentifier.init)))
+        #expect(
+            Set(places.expired(now: 5.01).map(ObjectIdentifier.init))
+                == Set([quiet, trickling].map(ObjectIdentifier.init)))
         #expect(places.expired(now: 9.9).isEmpty)
         #expect(places.expired(now: 10.01).map(ObjectIdentifier.init) == [ObjectIdentifier(body)])
         // An idle connection's next request is timed from its own first byte.
@@ -39,7 +43,9 @@ struct WebPlacesTests {
         #expect(places.count == 0)
     }
 
-    @Test("one address holds at most 8 connections without a token: its idle one goes first, else the new one is refused; trusted ones do not count")
+    @Test(
+        "one address holds at most 8 connections without a token: its idle one goes first, else the new one is refused; trusted ones do not count"
+    )
     func perAddress() throws {
         let places = WebPlaces()
         var mine: [WebPlaces.Place] = []
@@ -64,7 +70,9 @@ struct WebPlacesTests {
         #expect(Self.admitted(places.open(address: "10.0.0.1", channel: nil, now: 10))?.1.isEmpty == true)
     }
 
-    @Test("with every place held, a new connection takes an untrusted one's (idle first, then oldest unfinished); never a trusted one's, nor one being answered")
+    @Test(
+        "with every place held, a new connection takes an untrusted one's (idle first, then oldest unfinished); never a trusted one's, nor one being answered"
+    )
     func eviction() throws {
         let places = WebPlaces(limits: .init(places: 6, untrustedPerAddress: 8))
         let owner = try #require(Self.admitted(places.open(address: "10.0.9.9", channel: nil, now: 0))).0
@@ -107,7 +115,9 @@ struct WebPlacesTests {
         #expect(why.contains("at most 2 at once"))
     }
 
-    @Test("through the server's handlers: a head's arrival, a bearer token and the answer are told to the connection's place")
+    @Test(
+        "through the server's handlers: a head's arrival, a bearer token and the answer are told to the connection's place"
+    )
     func pipeline() throws {
         let scene = Scene(width: 8, height: 4, layers: [TextLayer(id: "main", text: "x")])
         let plane = ControlPlane(
@@ -139,13 +149,18 @@ struct WebPlacesTests {
         send("GET /api/status HTTP/1.1\r\nHost: sign\r\n")
         #expect(place.phase == .waitingForHead(since: now))
         channel.embeddedEventLoop.advanceTime(by: .seconds(6))
-        #expect(places.expired(now: WebPlaces.seconds(channel.embeddedEventLoop.now)).map(ObjectIdentifier.init) == [ObjectIdentifier(place)])
+        #expect(
+            places.expired(now: WebPlaces.seconds(channel.embeddedEventLoop.now)).map(ObjectIdentifier.init) == [
+                ObjectIdentifier(place)
+            ])
         // The rest of it, without a token: answered 401, the place idle and not trusted.
         send("\r\n")
         #expect(try answer().hasPrefix("HTTP/1.1 401"))
         #expect(place.phase == .idle && !place.trusted)
         // A request with the token (scheme in lower case) makes it trusted.
-        send("POST /api/logout HTTP/1.1\r\nHost: sign\r\nAuthorization: bearer 0123456789abcdef0123\r\nContent-Type: application/json\r\nContent-Length: 2\r\n\r\n{}")
+        send(
+            "POST /api/logout HTTP/1.1\r\nHost: sign\r\nAuthorization: bearer 0123456789abcdef0123\r\nContent-Type: application/json\r\nContent-Length: 2\r\n\r\n{}"
+        )
         #expect(try answer().hasPrefix("HTTP/1.1 200"))
         #expect(place.phase == .idle && place.trusted)
         // Pipelined, each request is judged by its own token: with, then without.

@@ -90,7 +90,8 @@ struct WebSocketProtocolTests {
             [0xA2, 0x80] + mask,  // RSV2
             [0x92, 0x80] + mask,  // RSV3
             [0x80, 0x80] + mask,  // a continuation with nothing to continue (NIO's aggregator)
-            [0x02, 0x81] + mask + [0x00, 0x82, 0x80] + mask,  // a new message before the last one ended (NIO's aggregator)
+            // A new message before the last one ended (NIO's aggregator).
+            [0x02, 0x81] + mask + [0x00, 0x82, 0x80] + mask,
             [0x09, 0x80] + mask,  // a ping in fragments (NIO's decoder)
             [0x89, 0xFE, 0x00, 0x7E] + mask + [UInt8](repeating: 0, count: 126),  // a 126-byte ping (NIO's decoder)
         ] as [[UInt8]])
@@ -106,7 +107,8 @@ struct WebSocketProtocolTests {
     func messageTooLarge() throws {
         let channel = try Self.viewer()
         let fragment = [UInt8](repeating: 0, count: 600)
-        Self.send(channel, [0x02, 0xFE, 0x02, 0x58] + Self.mask + fragment + [0x80, 0xFE, 0x02, 0x58] + Self.mask + fragment)
+        Self.send(
+            channel, [0x02, 0xFE, 0x02, 0x58] + Self.mask + fragment + [0x80, 0xFE, 0x02, 0x58] + Self.mask + fragment)
         #expect(try Self.written(channel) == [0x88, 0x02, 0x03, 0xF1])
         #expect(!channel.isActive)
         _ = try? channel.finish()
