@@ -15,6 +15,10 @@ final class PresentationStore {
 
     private var kept: [Kept] = []
     private var frame: UInt64 = 0
+    /// Where the next layer presented most likely is: layers are presented in the same order
+    /// every frame, so the one after the last found is looked at first, and a frame of many
+    /// layers finds each at once instead of looking along the whole list (quadratic).
+    private var next = 0
 
     deinit {
         for entry in kept {
@@ -42,13 +46,21 @@ final class PresentationStore {
     /// frame after next begins.
     func present(_ layer: PreparedLayer, at t: Double) -> UnsafePointer<Layer> {
         let frame = self.frame
+        var next = self.next
         let found = kept.withUnsafeMutableBufferPointer { kept -> UnsafeMutablePointer<Layer>? in
+            if next < kept.count, kept[next].layer === layer {
+                kept[next].lastUsed = frame
+                next += 1
+                return kept[next - 1].storage
+            }
             for i in kept.indices where kept[i].layer === layer {
                 kept[i].lastUsed = frame
+                next = i + 1
                 return kept[i].storage
             }
             return nil
         }
+        self.next = next
         if let storage = found {
             layer.present(at: t, into: storage)
             return UnsafePointer(storage)
@@ -58,9 +70,11 @@ final class PresentationStore {
             storage = kept[free].storage
             kept[free].layer = layer
             kept[free].lastUsed = frame
+            self.next = free + 1
         } else {
             storage = .allocate(capacity: 1)
             kept.append(Kept(layer: layer, storage: storage, lastUsed: frame))
+            self.next = kept.count
         }
         storage.initialize(to: layer.stored.pointee)
         layer.present(at: t, into: storage)
