@@ -59,6 +59,7 @@ public enum ConfigLoader {
         readPlaylists(root, into: &config, &reader)
         readSchedule(root, into: &config, &reader)
         config.streams = reader.streams
+        reader.checkFrameBudget(config)
         for (i, layer) in config.layers.enumerated() {
             for name in RichText.iconNames(in: layer.text ?? "") where config.icons[name] == nil {
                 reader.problem("layer[\(i)].text", "no icon \"\(name)\" in [icons]")

@@ -529,6 +529,58 @@ struct ConfigStringTests {
     }
 }
 
+@Suite("ConfigLoader frame budget")
+struct FrameBudgetTests {
+    func problems(_ source: String) -> [String] {
+        do {
+            _ = try ConfigLoader.parse(source, file: "t.toml", fonts: nil)
+            return []
+        } catch {
+            return error.problems.map(\.description)
+        }
+    }
+
+    func board(_ width: Int, _ height: Int, fps: Int) -> String {
+        "[display]\nwidth = \(width)\nheight = \(height)\nfps = \(fps)\n[[layer]]\ntext = \"x\"\n"
+    }
+
+    /// `count` plain layers at `fps`, each with `sublayers` sublayers and a mask when `masked`.
+    func layers(_ count: Int, fps: Int, sublayers: Int = 0, masked: Bool = false) -> String {
+        var toml = "[display]\nwidth = 128\nheight = 32\nfps = \(fps)\n"
+        for _ in 0..<count {
+            toml += "[[layer]]\ntype = \"plain\"\nwidth = 4\nheight = 4\n"
+            if masked { toml += "[layer.mask]\ntype = \"plain\"\n" }
+            toml += String(repeating: "[[layer.sublayer]]\ntype = \"plain\"\n", count: sublayers)
+        }
+        return toml
+    }
+
+    @Test("a board whose pixels a second pass what a frame clock renders and sends is refused, naming the fps that fits")
+    func pixels() {
+        let found = problems(board(4096, 4096, fps: 1000))
+        #expect(
+            found == [
+                "t.toml:4: display.fps: a 4096x4096 board at 1000 fps is 16777 million pixels a second; a frame clock renders and sends at most 250 million (this board at 14 fps or fewer)"
+            ], "\(found)")
+        #expect(problems(board(4096, 4096, fps: 14)).isEmpty)
+        #expect(problems(board(1920, 1080, fps: 120)).isEmpty)
+        #expect(problems(board(128, 32, fps: 1000)).isEmpty, "a small board at the highest rate")
+        #expect(problems(board(1920, 1080, fps: 121)).count == 1)
+    }
+
+    @Test("layers drawn a second, masks and sublayers counted, are bounded; the problem names the first layer past them")
+    func layerCount() {
+        #expect(problems(layers(4166, fps: 60)).isEmpty)
+        let found = problems(layers(4167, fps: 60))
+        #expect(found.count == 1 && found[0].contains("layer[4166]: 4167 layers"), "\(found)")
+        #expect(found.first?.contains("at most 250000 (4166 layers at this rate)") == true)
+        // 1,000 trees of three layers each (itself, a mask, a sublayer) at 100 fps: 300,000.
+        let nested = problems(layers(1000, fps: 100, sublayers: 1, masked: true))
+        #expect(nested.count == 1 && nested[0].contains("layer[833]: 3000 layers"), "\(nested)")
+        #expect(problems(layers(1000, fps: 60, sublayers: 1, masked: true)).isEmpty)
+    }
+}
+
 @Suite("ConfigLoader display.timeline")
 struct TimelineConfigTests {
     func problems(_ display: String) -> [String] {
