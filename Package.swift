@@ -50,7 +50,9 @@ let package = Package(
         .target(name: "SignGraphics", dependencies: ["CFreeType", "CPNG"]),
         .target(name: "SignScene", dependencies: ["SignTiming", "SignGraphics"]),
         .target(name: "SignOutput", dependencies: ["SignGraphics", "SignWire", "CSeqlock", "CLibUSB"]),
-        .target(name: "SignControl"),
+        .target(name: "SignControl", plugins: ["BuildCommit"]),
+        // Records the commit the sources were built from, for --version and status.
+        .plugin(name: "BuildCommit", capability: .buildTool()),
         // The LED network protocols' packets, both ways; pure Swift.
         .target(name: "SignWire"),
         .target(

@@ -11,8 +11,9 @@ import Synchronization
 /// signd itself: reads the config, restores saved state, opens the outputs, serves the
 /// control socket, runs the frame clock, and reloads or stops on signals.
 public final class Daemon: Sendable {
-    /// signd's version, as Home Assistant's device block and logs show it.
-    public static let version = "0.9.0"
+    /// signd's version and the commit it was built from, as Home Assistant's device block
+    /// and logs show it.
+    public static let version = SignVersion.description
 
     /// How `signd run` was invoked.
     public struct Options: Sendable {

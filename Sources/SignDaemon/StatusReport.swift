@@ -93,6 +93,7 @@ extension ControlPlane {
             "dropped": .int(Int64(stats.dropped)),
             "stalls": .int(Int64(stats.stalls)),
             "stalls_own": .int(Int64(stats.ownStalls)),
+            "version": .string(SignVersion.number), "commit": .string(SignVersion.commit),
             "uptime_s": .double((Double(MonotonicClock.now() - startedAt) / 1e6).rounded() / 1e3),
             "width": .int(Int64(scene.scene.width)),
             "height": .int(Int64(scene.scene.height)),

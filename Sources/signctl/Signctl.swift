@@ -11,6 +11,7 @@ struct Signctl: ParsableCommand {
             Exit codes: 0 success, 1 the daemon refused the request, 3 the daemon cannot be reached.
             The socket is --socket, else $SIGND_SOCKET, else /run/signd/control.sock.
             """,
+        version: SignVersion.description,
         subcommands: [
             SetText.self, SelectZone.self, SetProperty.self, Stop.self, Start.self, LoadScene.self, Status.self,
             Outputs.self,

@@ -58,6 +58,10 @@ struct Status: ParsableCommand {
         }
         print("lateness: p50 \(ms("p50")) ms, p99 \(ms("p99")) ms, max \(ms("max")) ms")
         print("uptime:   \(number("uptime_s")) s")
+        if let version = status["version"]?.stringValue {
+            let commit = (status["commit"]?.stringValue).map { " (commit \($0.escapingControlCharacters))" } ?? ""
+            print("signd:    \(version.escapingControlCharacters)\(commit)")
+        }
         for output in status["outputs"]?.arrayValue ?? [] {
             print("output:   \(Self.line(output))")
         }

@@ -170,6 +170,25 @@ struct DaemonEndToEndTests {
                 == 0)
     }
 
+    @Test("--version names the release and the commit built from, as status does")
+    func version() throws {
+        let described = try run(
+            "/usr/bin/git", ["-C", Paths.root.path, "describe", "--always", "--abbrev=12", "--exclude=*"])
+        let commit = described.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        try #require(described.status == 0 && !commit.isEmpty, "the tests run from a git checkout")
+        for tool in [Paths.signd, Paths.signctl] {
+            let printed = try run(tool, ["--version"])
+            let said = printed.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+            #expect(printed.status == 0 && said == "0.9.0 (commit \(commit))", "\(tool): \(said)")
+        }
+        let s = try Scratch()
+        let daemon = try s.startSignd(config: try s.write(s.config(text: "v")))
+        defer { s.stop(daemon) }
+        let status = try s.request("status")
+        #expect(status["version"] == "0.9.0")
+        #expect(status["commit"]?.stringValue == commit)
+    }
+
     @Test("signd curve prints X<TAB>Y within 1e-6 of the exact curve")
     func curve() throws {
         // Exact values from a 50-digit bisection.
