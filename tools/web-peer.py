@@ -153,6 +153,11 @@ def check_page(args):
         if errors:
             fail(f"console errors on load: {errors}")
         ok("no console errors on load")
+        said = status(args.url)
+        shown = driver.find_element(By.ID, "version").text
+        if shown != f"signd {said['version']} (commit {said['commit']})":
+            fail(f"the page shows {shown!r}, not the version and commit status gives")
+        ok(f"the page names the build: {shown}")
 
         before = shm.read_stable(buf)[1]
         field = driver.find_element(By.ID, "text")

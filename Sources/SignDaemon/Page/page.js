@@ -81,6 +81,7 @@ async function refresh() {
 
 function render(s) {
   $('size').textContent = s.width + ' × ' + s.height + ' at ' + s.fps + ' fps';
+  $('version').textContent = s.version ? 'signd ' + s.version + (s.commit ? ' (commit ' + s.commit + ')' : '') : '';
   const text = $('text');
   if (document.activeElement !== text && text.dataset.sent !== s.text) {
     text.value = s.text || '';
