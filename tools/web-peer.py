@@ -14,6 +14,10 @@ and plain HTTP clients (urllib, websocket-client) for what a browser would not d
       post is refused (403 by its Origin, 415 by its type); too many wrong logins get 429
       from that address, and the right token from another address still logs in.
 
+  web-peer.py metrics URL --token-file FILE
+      GET /metrics refused without the token; with it, parsed by prometheus_client's parser
+      and compared with status.
+
   web-peer.py slowloris URL --token-file FILE [--connections 70] [--addresses 14] [--seconds 12]
       CONNECTIONS clients without a token, from ADDRESSES loopback addresses of their own,
       each trickling a request one byte a second and reconnecting whenever signd closes it,
@@ -450,6 +454,73 @@ def check_slowloris(args):
     ok(f"no trickling connection was held past {args.head_limit} s")
 
 
+def check_metrics(args):
+    """GET /metrics as Prometheus reads it: refused without the token, parsed by
+    prometheus_client's own parser, every family with HELP and TYPE, and each value agreeing
+    with the status read just before (counters no lower, states and labels the same)."""
+    from prometheus_client.parser import text_string_to_metric_families
+
+    token = open(args.token_file).read().strip()
+    code, _, _ = http(args.url + "/metrics")
+    if code != 401:
+        fail(f"GET /metrics without the token answered {code}, not 401")
+    ok("/metrics without the token: 401, as /api/status")
+    said = status(args.url, token)
+    code, headers, body = http(args.url + "/metrics", headers={"Authorization": "bearer " + token})
+    if code != 200 or not headers.get("Content-Type", "").startswith("text/plain; version=0.0.4"):
+        fail(f"GET /metrics answered {code} {headers.get('Content-Type')}")
+    text = body.decode()
+    for family in {line.split()[2] for line in text.splitlines() if line.startswith("# TYPE ")}:
+        if f"# HELP {family} " not in text:
+            fail(f"{family} has no HELP line")
+    families = {f.name: f for f in text_string_to_metric_families(text)}
+    samples = {}
+    for family in families.values():
+        for sample in family.samples:
+            samples[(sample.name, tuple(sorted(sample.labels.items())))] = sample.value
+
+    def value(name, **labels):
+        key = (name, tuple(sorted(labels.items())))
+        if key not in samples:
+            fail(f"no sample {name}{labels}")
+        return samples[key]
+
+    if families["signd_frames"].type != "counter" or families["signd_frame_lateness_seconds"].type != "histogram":
+        fail("frames is not a counter, or lateness not a histogram")
+    if value("signd_build_info", version=said["version"], commit=said["commit"]) != 1:
+        fail("signd_build_info does not name status's version and commit")
+    if not said["frames"] <= value("signd_frames_total") <= said["frames"] + 120:
+        fail(f"signd_frames_total {value('signd_frames_total')} against status's {said['frames']}")
+    if value("signd_frames_dropped_total") < said["dropped"]:
+        fail("signd_frames_dropped_total is lower than status's dropped")
+    buckets = sorted((float(s.labels["le"]), s.value) for s in families["signd_frame_lateness_seconds"].samples
+                     if s.name.endswith("_bucket"))
+    if any(b[1] > a[1] for a, b in zip(buckets[1:], buckets)) or buckets[-1][1] != value(
+            "signd_frame_lateness_seconds_count"):
+        fail(f"the lateness buckets do not rise to the count: {buckets}")
+    if value("signd_frame_lateness_seconds_count") < said["frames"]:
+        fail("fewer frames in the lateness histogram than status has shown")
+    for output in said["outputs"]:
+        labels = {"output": output["name"], "type": output["type"]}
+        if value("signd_output_up", **labels) != (1 if output["state"] == "ok" else 0):
+            fail(f"signd_output_up for {labels} disagrees with state {output['state']}")
+        if value("signd_output_state", state=output["state"], **labels) != 1:
+            fail(f"signd_output_state for {labels} is not 1 at {output['state']}")
+        if "frames_sent" in output and value("signd_output_frames_total", **labels) < output["frames_sent"]:
+            fail(f"signd_output_frames_total for {labels} is lower than status's")
+    if value("signd_display_on") != (0 if said["display"] == "off" else 1):
+        fail("signd_display_on disagrees with status")
+    if abs(value("signd_brightness") - said["brightness"]) > 1e-9:
+        fail("signd_brightness disagrees with status")
+    if value("signd_notifications_queued") != said["queued"]:
+        fail("signd_notifications_queued disagrees with status")
+    if abs(value("signd_resident_memory_bytes") / 1048576 - said["memory"]["rss_mb"]) > 8:
+        fail("signd_resident_memory_bytes is far from status's rss_mb")
+    if said.get("web") and value("signd_web_viewers") != said["web"]["viewers"]:
+        fail("signd_web_viewers disagrees with status")
+    ok(f"/metrics parsed by prometheus_client: {len(families)} families, {len(samples)} samples, agreeing with status")
+
+
 def main():
     # A test runner may start this with SIGTERM blocked; chromium and its driver inherit the
     # mask, and must stop when asked to.
@@ -461,7 +532,7 @@ def main():
     page.add_argument("--shm", required=True)
     page.add_argument("--screenshots")
     page.add_argument("--playlists")
-    for name in ("login", "refusals", "slowloris"):
+    for name in ("login", "refusals", "slowloris", "metrics"):
         p = sub.add_parser(name)
         p.add_argument("url")
         p.add_argument("--token-file", required=True)
@@ -473,7 +544,7 @@ def main():
     args = ap.parse_args()
     args.url = args.url.rstrip("/")
     {"page": check_page, "login": check_login, "refusals": check_refusals,
-     "slowloris": check_slowloris}[args.what](args)
+     "slowloris": check_slowloris, "metrics": check_metrics}[args.what](args)
 
 
 if __name__ == "__main__":

@@ -9,6 +9,8 @@ public struct LatenessHistogram: Sendable {
     public private(set) var count: UInt64 = 0
     /// The largest lateness recorded, in nanoseconds.
     public private(set) var max: UInt64 = 0
+    /// Every lateness recorded, added up, in nanoseconds.
+    public private(set) var sum: UInt64 = 0
 
     public init() {}
 
@@ -21,7 +23,19 @@ public struct LatenessHistogram: Sendable {
     public mutating func record(_ ns: UInt64) {
         buckets[Self.bucket(ns)] += 1
         count += 1
+        sum &+= ns
         max = Swift.max(max, ns)
+    }
+
+    /// Frames whose lateness fell in buckets wholly at or below `ns` nanoseconds: a
+    /// Prometheus bucket's count, low by at most the one bucket `ns` falls in (4.4 % wide).
+    public func count(atMost ns: UInt64) -> UInt64 {
+        var seen: UInt64 = 0
+        for (i, n) in buckets.enumerated() {
+            guard exp2(Double(i + 1) / Self.bucketsPerDoubling) <= Double(ns) else { break }
+            seen += n
+        }
+        return seen
     }
 
     /// The lateness below which a fraction `q` of frames fell (the bucket's upper bound,

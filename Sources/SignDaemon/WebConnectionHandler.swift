@@ -140,7 +140,7 @@ final class WebConnectionHandler: ChannelInboundHandler, RemovableChannelHandler
     private func route(_ head: HTTPRequestHead, _ body: ByteBuffer, _ context: ChannelHandlerContext) {
         let path = head.uri.split(separator: "?", maxSplits: 1).first.map(String.init) ?? head.uri
         let keepAlive = head.isKeepAlive
-        if !path.hasPrefix("/api/") {
+        if !path.hasPrefix("/api/") && path != "/metrics" {
             guard head.method == .GET || head.method == .HEAD else {
                 return respond(context, .methodNotAllowed, text: "only GET here", keepAlive: keepAlive)
             }
@@ -154,7 +154,7 @@ final class WebConnectionHandler: ChannelInboundHandler, RemovableChannelHandler
         let expected: HTTPMethod
         switch path {
         case "/api/cmd", "/api/login", "/api/logout": expected = .POST
-        case "/api/status", "/api/frame.png", "/api/live": expected = .GET
+        case "/api/status", "/api/frame.png", "/api/live", "/metrics": expected = .GET
         default: return respond(context, .notFound, text: "no such API route", keepAlive: keepAlive)
         }
         if let refusal = service.refusal(head, on: place, needsSession: path != "/api/login") {
@@ -191,6 +191,28 @@ final class WebConnectionHandler: ChannelInboundHandler, RemovableChannelHandler
                 }
             }
         case "/api/frame.png": frame(context, keepAlive: keepAlive)
+        case "/metrics":
+            // The same auth as /api/status: a scraper sends the token as a bearer token.
+            let bound = NIOLoopBound((self, context), eventLoop: context.eventLoop)
+            let clock = service.plane.clock
+            service.plane.handle(Request(Request.Status()), from: .http) { response in
+                let body: String
+                let status: HTTPResponseStatus
+                switch response.outcome {
+                case .success(let result):
+                    body = Metrics.exposition(
+                        status: result, lateness: clock.stats.lateness, memory: ProcessMemory.current())
+                    status = .ok
+                case .failure(let error):
+                    body = error.message + "\n"
+                    status = .serviceUnavailable
+                }
+                bound.eventLoop.execute {
+                    let (handler, context) = bound.value
+                    handler.respond(
+                        context, status, contentType: Metrics.contentType, bytes: Array(body.utf8), keepAlive: keepAlive)
+                }
+            }
         default:  // /api/live without an upgrade
             respondError(context, .badRequest, "/api/live is a WebSocket: ask for an upgrade", keepAlive: keepAlive)
         }

@@ -142,6 +142,18 @@ struct WebPageTests {
         _ = try s.request("ping")
     }
 
+    @Test("GET /metrics: 401 without the token; with it, Prometheus's text format that prometheus_client parses, agreeing with status")
+    func metrics() throws {
+        let s = try Scratch()
+        let listen = "\(Self.address()):8080"
+        let token = s.dir.appendingPathComponent("web.token").path
+        try "signd-test-token-\(UInt64.random(in: 0...UInt64.max))".write(
+            toFile: token, atomically: true, encoding: .utf8)
+        let signd = try s.startSignd(config: try Self.config(s, listen: listen, tokenFile: token))
+        defer { s.stop(signd) }
+        print(try Self.peer(["metrics", "http://\(listen)", "--token-file", token]))
+    }
+
     @Test("signd refuses to start with the page on a network address and no token file, saying why")
     func refusesOpenPage() throws {
         let s = try Scratch()
