@@ -48,6 +48,7 @@ test: setup-test
 	$(SWIFT) test --skip-build
 	tools/check-ha-templates
 	tools/check-units
+	tools/check-manuals
 	tools/fuzz-replay
 	tools/fuzz $(FUZZ_SECONDS)
 	$(SWIFT) build -c release --static-swift-stdlib
@@ -64,7 +65,8 @@ fuzz: setup
 soak: setup-test release
 	tools/soak $(SOAK)
 
-## install: binaries, units, the sysusers entry, the udev rules and /etc/signd/signd.toml (an existing one is kept).
+## install: binaries, units, the sysusers entry, the udev rules, man pages, shell completions and
+## /etc/signd/signd.toml (an existing one is kept).
 ## bench: the benchmarks in Benchmarks/ (release build; wall clock percentiles and mallocs),
 ## then signd against the C cairo peer on the combined example (tools/bench-cairo).
 bench: setup-bench
@@ -83,6 +85,9 @@ install: release
 	install -m 0644 systemd/sysusers.d/signd.conf $(DESTDIR)$(SYSUSERSDIR)/signd.conf
 	install -m 0644 systemd/70-signd-usb.rules $(DESTDIR)$(UDEVDIR)/70-signd-usb.rules
 	test -e $(DESTDIR)/etc/signd/signd.toml || install -m 0644 configs/signd.toml $(DESTDIR)/etc/signd/signd.toml
+	$(SWIFT) build -c release --static-swift-stdlib --product generate-manual
+	tools/manuals .build/release $(DESTDIR)$(PREFIX)/share/man
+	tools/completions .build/release $(DESTDIR)$(PREFIX)/share
 
 format:
 	$(SWIFT) format --in-place --recursive Package.swift Sources Tests

@@ -33,6 +33,8 @@ if [[ "${1:-}" == "--test" ]]; then
     chromium chromium-driver  # the web page's tests, in a real headless browser (tools/web-peer.py)
     mosquitto mosquitto-clients  # a broker and its clients for the MQTT tests
     openssl            # a test CA for MQTT over TLS
+    bash-completion zsh fish  # the shells whose completion scripts signctl and signd generate
+    groff man-db       # the man pages rendered as `man` would, warnings on (tools/check-manuals)
   )
 
   # The LED network protocols as other projects implement them, for the wire tests

@@ -37,6 +37,22 @@ public enum ConfigLoader {
                 ConfigProblem(file: file, line: error.line, key: error.key ?? "-", message: error.message)
             ])
         }
+        let (config, reader) = read(root, source: source, file: file, fonts: fonts)
+        if !reader.problems.isEmpty { throw ConfigError(problems: reader.problems) }
+        return config
+    }
+
+    /// The keys each kind of table in `source` takes, as the reader knows them (problems
+    /// aside): what signd.toml(5) documents.
+    static func knownKeys(in source: String) -> [String: Set<String>] {
+        guard let root = try? ConfigParser.parse(source, mode: .here) else { return [:] }
+        return read(root, source: source, file: "-", fonts: nil).1.knownKeys
+    }
+
+    /// Reads a parsed document into a config, with the reader that holds its problems.
+    private static func read(_ root: ConfigTable, source: String, file: String, fonts: FontLibrary?) -> (
+        DaemonConfig, ConfigReader
+    ) {
         var reader = ConfigReader(file: file, keyLines: TOMLKeyLines(source: source))
         var config = DaemonConfig()
         reader.rejectUnknownKeys(
@@ -68,8 +84,7 @@ public enum ConfigLoader {
                 reader.problem("layer[\(i)].text", problem.description)
             }
         }
-        if !reader.problems.isEmpty { throw ConfigError(problems: reader.problems) }
-        return config
+        return (config, reader)
     }
 
     private static func readDisplay(_ root: ConfigTable, into config: inout DaemonConfig, _ r: inout ConfigReader) {

@@ -8,6 +8,9 @@ struct ConfigReader {
     var problems: [ConfigProblem] = []
     /// The stream layers' inputs met so far (StreamInput.swift).
     var streams: [StreamInput] = []
+    /// The keys each kind of table takes, by its path without indices (`layer.animation`):
+    /// what signd.toml(5) must document (a test holds it to them).
+    var knownKeys: [String: Set<String>] = [:]
 
     mutating func problem(_ path: String, _ message: String) {
         problems.append(ConfigProblem(file: file, line: keyLines.line(of: path), key: path, message: message))
@@ -15,6 +18,9 @@ struct ConfigReader {
 
     /// Reports keys of `table` that are not in `allowed` (usually a typo).
     mutating func rejectUnknownKeys(_ table: ConfigTable, at path: String, allowed: Set<String>) {
+        let kind = path.split(separator: ".").map { $0.split(separator: "[").first.map(String.init) ?? "" }
+            .joined(separator: ".")
+        knownKeys[kind, default: []].formUnion(allowed)
         for key in table.keys.sorted() where !allowed.contains(key) {
             let full = path.isEmpty ? key : "\(path).\(key)"
             problem(

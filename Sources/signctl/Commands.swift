@@ -10,7 +10,7 @@ struct SetText: ParsableCommand {
     @Argument(help: "The new text (UTF-8).")
     var text: String
 
-    @Option(help: "The layer's id (default: the main text layer).")
+    @Option(help: "The layer's id (default: the main text layer).", completion: DaemonNames.layers)
     var layer: String?
 
     @Option(help: "now (default: from the next frame) or loop-end (when the current text is back home).")
@@ -67,7 +67,7 @@ struct SelectZone: ParsableCommand {
     @Argument(help: "The zone's name, or its index from 0.")
     var zone: String
 
-    @Option(help: "The spotlight layer's id (default: the first spotlight).")
+    @Option(help: "The spotlight layer's id (default: the first spotlight).", completion: DaemonNames.layers)
     var layer: String?
 
     @OptionGroup var connection: Connection
@@ -116,7 +116,7 @@ struct SetProperty: ParsableCommand {
             a bare colour such as '#ff8800' works too. Example: signctl set-property panel borderColor '#ff0000'
             """)
 
-    @Argument(help: "The layer's id.")
+    @Argument(help: "The layer's id.", completion: DaemonNames.layers)
     var layer: String
 
     @Argument(help: "The key path, e.g. opacity, backgroundColor, locations, position.")
@@ -138,7 +138,7 @@ struct Stop: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Stop a layer's motion where it stands (default: the main layer).")
 
-    @Option(help: "The layer's id.")
+    @Option(help: "The layer's id.", completion: DaemonNames.layers)
     var layer: String?
 
     @OptionGroup var connection: Connection
@@ -152,7 +152,7 @@ struct Start: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Start a stopped layer's motion again from where it stood.")
 
-    @Option(help: "The layer's id.")
+    @Option(help: "The layer's id.", completion: DaemonNames.layers)
     var layer: String?
 
     @OptionGroup var connection: Connection
@@ -168,7 +168,9 @@ struct LoadScene: ParsableCommand {
         commandName: "load-scene",
         abstract: "Show the layers of another config file (same board size) until the next reload.")
 
-    @Argument(help: "The config file, as the daemon sees it (an absolute path is safest).")
+    @Argument(
+        help: "The config file, as the daemon sees it (an absolute path is safest).",
+        completion: .file(extensions: ["toml"]))
     var file: String
 
     @OptionGroup var connection: Connection
@@ -188,7 +190,7 @@ struct Notify: ParsableCommand {
     @Argument(help: "The notification's text (UTF-8, markup as in set-text).")
     var text: String
 
-    @Option(help: "The layer's id (default: the main layer).")
+    @Option(help: "The layer's id (default: the main layer).", completion: DaemonNames.layers)
     var layer: String?
 
     @Option(help: "Loops a scrolling text shows for (default 1).")
@@ -270,10 +272,12 @@ struct PlaylistCommand: ParsableCommand {
         commandName: "playlist",
         abstract: "Move through the playlists by hand: next, previous, select NAME, pause, resume.")
 
-    @Argument(help: "next, previous, select, pause or resume.")
+    @Argument(
+        help: "next, previous, select, pause or resume.",
+        completion: .list(["next", "previous", "select", "pause", "resume"]))
     var action: String
 
-    @Argument(help: "The playlist to select (with select).")
+    @Argument(help: "The playlist to select (with select).", completion: DaemonNames.playlists)
     var name: String?
 
     @OptionGroup var connection: Connection

@@ -22,7 +22,7 @@ struct Signctl: ParsableCommand {
 
 /// Options every command that talks to the daemon shares.
 struct Connection: ParsableArguments {
-    @Option(help: "The control socket (default: $SIGND_SOCKET, else /run/signd/control.sock).")
+    @Option(help: "The control socket (default: $SIGND_SOCKET, else /run/signd/control.sock).", completion: .file())
     var socket: String?
 
     var path: String { SocketPath.resolve(flag: socket) }

@@ -36,7 +36,9 @@ struct Watch: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Show a shared-memory framebuffer live in this terminal (for a board that is somewhere else).")
 
-    @Argument(help: "The shm output's name (/dev/shm/signd.NAME); default: the daemon's first shm output.")
+    @Argument(
+        help: "The shm output's name (/dev/shm/signd.NAME); default: the daemon's first shm output.",
+        completion: DaemonNames.sharedMemoryOutputs)
     var output: String?
 
     @Option(help: "Redraws per second.")
@@ -82,10 +84,12 @@ struct Snapshot: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Save the newest frame of a shared-memory framebuffer as PNG.")
 
-    @Argument(help: "The PNG file to write.")
+    @Argument(help: "The PNG file to write.", completion: .file(extensions: ["png"]))
     var file: String
 
-    @Option(help: "The shm output's name; default: the daemon's first shm output.")
+    @Option(
+        help: "The shm output's name; default: the daemon's first shm output.",
+        completion: DaemonNames.sharedMemoryOutputs)
     var output: String?
 
     @OptionGroup var connection: Connection

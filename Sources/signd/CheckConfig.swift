@@ -8,7 +8,7 @@ struct CheckConfig: ParsableCommand {
         commandName: "check-config",
         abstract: "Validate a config: exit 0, or print every problem as FILE:LINE: key.path: message and exit 1.")
 
-    @Argument(help: "The config file.")
+    @Argument(help: "The config file.", completion: .file(extensions: ["toml"]))
     var file: String
 
     func run() throws {

@@ -12,7 +12,9 @@ struct Curve: ParsableCommand {
             steps(N, jump-end). Prints X<TAB>Y per X.
             """)
 
-    @Argument(help: "The timing function.")
+    @Argument(
+        help: "The timing function.",
+        completion: .list(["linear", "easeIn", "easeOut", "easeInEaseOut", "default", "ease", "ease-in", "ease-out", "ease-in-out"]))
     var function: String
 
     // Taken as written, so that a negative time such as -0.5 is a number, not an option; the

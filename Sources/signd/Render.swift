@@ -9,7 +9,7 @@ struct Render: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Render the configured scene offline: frame k at time k / fps, no timer, no devices.")
 
-    @Option(help: "The config file.")
+    @Option(help: "The config file.", completion: .file(extensions: ["toml"]))
     var config: String
 
     @Option(help: "How many frames.")

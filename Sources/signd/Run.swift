@@ -7,7 +7,7 @@ struct Run: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Run the daemon until SIGINT or SIGTERM; SIGHUP reloads the config.")
 
-    @Option(help: "The config file.")
+    @Option(help: "The config file.", completion: .file(extensions: ["toml"]))
     var config = "/etc/signd/signd.toml"
 
     @Option(help: "The control socket (overrides $SIGND_SOCKET and the config's control.socket).")
