@@ -55,6 +55,17 @@ struct WebPageTests {
             """)
     }
 
+    /// signd serving the page on a loopback address of its own with a token file: the
+    /// scratch directory, the address, the token file's path and the process.
+    static func startWithToken() throws -> (Scratch, String, String, Process) {
+        let s = try Scratch()
+        let listen = "\(address()):8080"
+        let token = s.dir.appendingPathComponent("web.token").path
+        try "signd-test-token-\(UInt64.random(in: 0...UInt64.max))\n".write(
+            toFile: token, atomically: true, encoding: .utf8)
+        return (s, listen, token, try s.startSignd(config: try config(s, listen: listen, tokenFile: token)))
+    }
+
     /// Runs tools/web-peer.py (at most three minutes) and fails the test with its output if
     /// any of its checks failed.
     static func peer(_ arguments: [String]) throws -> String {
@@ -95,12 +106,7 @@ struct WebPageTests {
 
     @Test("with a token file the page asks for it: a wrong one is refused, the right one logs in with a strict cookie")
     func login() throws {
-        let s = try Scratch()
-        let listen = "\(Self.address()):8080"
-        let token = s.dir.appendingPathComponent("web.token").path
-        try "signd-test-token-\(UInt64.random(in: 0...UInt64.max))\n".write(
-            toFile: token, atomically: true, encoding: .utf8)
-        let signd = try s.startSignd(config: try Self.config(s, listen: listen, tokenFile: token))
+        let (s, listen, token, signd) = try Self.startWithToken()
         defer { s.stop(signd) }
         _ = try Self.peer(["login", "http://\(listen)", "--token-file", token])
     }
@@ -109,12 +115,7 @@ struct WebPageTests {
         "without the token every API route and the WebSocket answer 401; a cross-site form post 403, any form post 415, 64 KiB + 1 413; `bearer` works; the sixth wrong login in a minute 429 from that address only"
     )
     func refusals() throws {
-        let s = try Scratch()
-        let listen = "\(Self.address()):8080"
-        let token = s.dir.appendingPathComponent("web.token").path
-        try "signd-test-token-\(UInt64.random(in: 0...UInt64.max))".write(
-            toFile: token, atomically: true, encoding: .utf8)
-        let signd = try s.startSignd(config: try Self.config(s, listen: listen, tokenFile: token))
+        let (s, listen, token, signd) = try Self.startWithToken()
         defer { s.stop(signd) }
         _ = try Self.peer(["refusals", "http://\(listen)", "--token-file", token])
         // The socket still answers: nothing above hurt signd.
@@ -125,12 +126,7 @@ struct WebPageTests {
         "70 clients without a token trickling requests a byte a second, from 14 addresses or from one, never turn the owner away: token and cookie answered 200; no trickler held past the head's limit"
     )
     func slowloris() throws {
-        let s = try Scratch()
-        let listen = "\(Self.address()):8080"
-        let token = s.dir.appendingPathComponent("web.token").path
-        try "signd-test-token-\(UInt64.random(in: 0...UInt64.max))".write(
-            toFile: token, atomically: true, encoding: .utf8)
-        let signd = try s.startSignd(config: try Self.config(s, listen: listen, tokenFile: token))
+        let (s, listen, token, signd) = try Self.startWithToken()
         defer { s.stop(signd) }
         for (addresses, seconds) in [("14", "12"), ("1", "8")] {
             let out = try Self.peer([
@@ -144,12 +140,7 @@ struct WebPageTests {
 
     @Test("GET /metrics: 401 without the token; with it, Prometheus's text format that prometheus_client parses, agreeing with status")
     func metrics() throws {
-        let s = try Scratch()
-        let listen = "\(Self.address()):8080"
-        let token = s.dir.appendingPathComponent("web.token").path
-        try "signd-test-token-\(UInt64.random(in: 0...UInt64.max))".write(
-            toFile: token, atomically: true, encoding: .utf8)
-        let signd = try s.startSignd(config: try Self.config(s, listen: listen, tokenFile: token))
+        let (s, listen, token, signd) = try Self.startWithToken()
         defer { s.stop(signd) }
         print(try Self.peer(["metrics", "http://\(listen)", "--token-file", token]))
     }
