@@ -485,14 +485,7 @@ struct MQTTConfigTests {
 
 @Suite("ConfigLoader names and control characters")
 struct ConfigStringTests {
-    func problems(_ source: String) -> [String] {
-        do {
-            _ = try ConfigLoader.parse(source, file: "/etc/signd/signd.toml", fonts: nil)
-            return []
-        } catch {
-            return error.problems.map(\.description)
-        }
-    }
+    func problems(_ source: String) -> [String] { configProblems(source, file: "/etc/signd/signd.toml") }
 
     @Test("a NUL written as \\u0000 is refused at its line and key, not cut there without a word")
     func nul() {
@@ -531,14 +524,7 @@ struct ConfigStringTests {
 
 @Suite("ConfigLoader frame budget")
 struct FrameBudgetTests {
-    func problems(_ source: String) -> [String] {
-        do {
-            _ = try ConfigLoader.parse(source, file: "t.toml", fonts: nil)
-            return []
-        } catch {
-            return error.problems.map(\.description)
-        }
-    }
+    func problems(_ source: String) -> [String] { configProblems(source) }
 
     func board(_ width: Int, _ height: Int, fps: Int) -> String {
         "[display]\nwidth = \(width)\nheight = \(height)\nfps = \(fps)\n[[layer]]\ntext = \"x\"\n"

@@ -5,15 +5,9 @@ import Testing
 @Suite("Stream layer configs")
 struct StreamInputTests {
     func problems(_ keys: String, width: Int = 32, height: Int = 16) -> [String] {
-        do {
-            _ = try ConfigLoader.parse(
-                "[display]\nwidth = 64\nheight = 32\n[[layer]]\ntext = \"x\"\n[[layer]]\nid = \"show\"\ntype = \"stream\"\n"
-                    + "width = \(width)\nheight = \(height)\n\(keys)\n",
-                file: "t.toml", fonts: nil)
-            return []
-        } catch {
-            return error.problems.map(\.description)
-        }
+        configProblems(
+            "[display]\nwidth = 64\nheight = 32\n[[layer]]\ntext = \"x\"\n[[layer]]\nid = \"show\"\ntype = \"stream\"\n"
+                + "width = \(width)\nheight = \(height)\n\(keys)\n")
     }
 
     @Test("a layer whose universes run past the protocol's last is refused, naming the last universe it needs")

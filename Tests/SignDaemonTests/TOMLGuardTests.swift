@@ -8,14 +8,7 @@ import Testing
 /// sees them, as syntax problems with their line; every example config still passes.
 @Suite("TOMLGuard")
 struct TOMLGuardTests {
-    func problems(_ source: String) -> [String] {
-        do {
-            _ = try ConfigLoader.parse(source, file: "t.toml", fonts: nil)
-            return []
-        } catch {
-            return error.problems.map(\.description)
-        }
-    }
+    func problems(_ source: String) -> [String] { configProblems(source) }
 
     @Test(
         "a table header that does not start with a key is a syntax problem, not an abort",
