@@ -1,8 +1,8 @@
 /// Checks a config's text before TOMLKit parses it, for the few inputs on which its bundled
 /// toml++ asserts (and so aborts signd) instead of reporting an error, and for nesting deep
 /// enough to exhaust the stack: a table header whose key does not start like a key, a
-/// closing brace where an array expects a value, a character beyond ASCII outside strings
-/// and comments, and arrays, inline tables or dotted keys nested past `maxDepth`; and for a NUL
+/// closing brace where an array expects a value, a date followed by a space and a lone digit,
+/// a character beyond ASCII outside strings and comments, and arrays, inline tables or dotted keys nested past `maxDepth`; and for a NUL
 /// written as an escape (`\u0000`), which TOMLKit would silently cut the string at, so that
 /// `node_id = "ab\u0000+"` would be read as `ab`. Everything else is left to the parser, which
 /// reports it as a syntax error.
@@ -147,12 +147,38 @@ enum TOMLGuard {
             case UInt8(ascii: "]"), UInt8(ascii: "}"):
                 _ = open.popLast()
                 i += 1
+            case UInt8(ascii: "0")...UInt8(ascii: "9") where i == 0 || valueOpeners.contains(bytes[i - 1]):
+                if isDateThenLoneDigit(bytes, at: i) {
+                    return (line, "TOML syntax: a date followed by a space and a single digit (a time needs hh:mm:ss)", false)
+                }
+                i += 1
             default:
                 i += 1
             }
             atLineStart = false
         }
         return nil
+    }
+
+    /// Bytes after which a value may start.
+    private static let valueOpeners: Set<UInt8> = Set(" \t=[{,".utf8)
+
+    /// Whether a value at `start` is ten characters shaped like a date (`-` fifth and eighth,
+    /// underscores not counted, any character beyond ASCII counted once), a space, one digit and then a value's end: toml++ looks past the
+    /// space for a time and asserts at that end instead of reporting it.
+    private static func isDateThenLoneDigit(_ bytes: [UInt8], at start: Int) -> Bool {
+        func ends(_ c: UInt8) -> Bool { " \t\r\n],}#".utf8.contains(c) }
+        var chars: [UInt8] = []
+        var j = start
+        while j < bytes.count, !ends(bytes[j]), chars.count <= 10 {
+            // Characters, not bytes: a UTF-8 continuation byte adds none.
+            if bytes[j] != UInt8(ascii: "_") && bytes[j] & 0xC0 != 0x80 { chars.append(bytes[j]) }
+            j += 1
+        }
+        guard chars.count == 10, chars[4] == UInt8(ascii: "-"), chars[7] == UInt8(ascii: "-") else { return false }
+        guard j + 2 < bytes.count, bytes[j] == UInt8(ascii: " ") else { return false }
+        let digit = bytes[j + 1]
+        return digit >= UInt8(ascii: "0") && digit <= UInt8(ascii: "9") && ends(bytes[j + 2])
     }
 
     static func isBareKey(_ c: UInt8) -> Bool {

@@ -23,12 +23,29 @@ struct TOMLGuardTests {
 
     @Test(
         "a character beyond ASCII outside strings and comments is a syntax problem; inside them it is text",
-        arguments: ["\u{A0}[[{x]]", "\u{3000} [=a]", "wth=  3300-he-h\u{FFFD} 1, t\u{FFFD}\u{FFFD}t", "a = 1\u{2028}"])
+        arguments: ["\u{A0}[[{x]]", "\u{3000} [=a]", "wth = he-h\u{FFFD} 1, t\u{FFFD}\u{FFFD}t", "a = 1\u{2028}"])
     func beyondASCII(line: String) {
         #expect(
             problems("# a comment\n" + line + "\n")
                 == ["t.toml:2: -: TOML syntax: a character beyond ASCII outside a string or comment"])
         #expect(TOMLGuard.check("# ☕ \u{A0}\ntext = \"☕ 안녕 \u{A0}\"\n'☕' = 1\n") == nil)
+    }
+
+    @Test(
+        "a date-shaped value, a space and one digit is a syntax problem, not an abort",
+        arguments: [
+            "a = 1979-05-27 7", "wth=  3300-he-'\u{F3} 1, t", "a = [1979-05-27 7]", "a = 19_79-05-27 7#",
+            "a = {b = 1234-ab-cd 1}",
+        ])
+    func dateThenLoneDigit(line: String) {
+        #expect(
+            problems("# a comment\n" + line + "\n")
+                == ["t.toml:2: -: TOML syntax: a date followed by a space and a single digit (a time needs hh:mm:ss)"])
+    }
+
+    @Test("a date with a time after a space, or a longer number after it, is left to the parser")
+    func dateThenTime() {
+        #expect(TOMLGuard.check("a = 1979-05-27 07:32:00\nb = 1979-05-27 72\nc = 1979-05-27 7") == nil)
     }
 
     @Test("a byte-order mark may open the file, and a header after it is checked like any other")
