@@ -9,7 +9,7 @@ UNITDIR     ?= /lib/systemd/system
 UDEVDIR     ?= /etc/udev/rules.d
 SYSUSERSDIR ?= /usr/lib/sysusers.d
 
-.PHONY: all setup setup-test setup-bench build release demo test bench fuzz soak install clean format
+.PHONY: all setup setup-test setup-bench setup-deb build release demo test bench fuzz soak install deb clean format
 
 all: build
 
@@ -24,6 +24,9 @@ setup-test:
 setup-bench:
 	@tools/setup.sh --bench
 
+setup-deb:
+	@tools/setup.sh --deb
+
 build: setup
 	$(SWIFT) build
 
@@ -36,7 +39,8 @@ demo: build
 	@tools/demo.sh $(CONFIG)
 
 ## test: builds everything (tests included), runs every test suite, checks the systemd units,
-## replays the fuzz corpus, fuzzes each target briefly and soaks the release daemon (the one
+## replays the fuzz corpus, fuzzes each target briefly, builds the Debian package (lintian
+## clean), installs, checks and purges it (tools/check-deb), and soaks the release daemon (the one
 ## users run: a debug build spends a third of a 120 fps frame rendering) for three minutes.
 ## The short soak checks the heap in use for growth, not RSS: in three minutes glibc's
 ## per-thread arenas are still filling (RSS steps up 2 to 4 MB and then stays), which the
@@ -52,6 +56,8 @@ test: setup-test
 	tools/fuzz-replay
 	tools/fuzz $(FUZZ_SECONDS)
 	$(SWIFT) build -c release --static-swift-stdlib
+	$(MAKE) deb
+	tools/check-deb
 	tools/soak $(SOAK) --interval 10 --warmup 60 --growth heap
 
 FUZZ_SECONDS ?= 20
@@ -80,7 +86,7 @@ install: release
 	sed 's|@BINDIR@|$(PREFIX)/bin|g' systemd/signd.service > $(DESTDIR)$(UNITDIR)/signd.service
 	chmod 0644 $(DESTDIR)$(UNITDIR)/signd.service
 	install -m 0644 systemd/signd.socket $(DESTDIR)$(UNITDIR)/signd.socket
-	# The network drop-in waits here until a user enables it (README, "Network outputs").
+	# The network drop-in waits here until a user enables it (docs/service.md, "Network access").
 	install -m 0644 systemd/signd.service.d/network.conf $(DESTDIR)$(PREFIX)/share/signd/network.conf
 	install -m 0644 systemd/sysusers.d/signd.conf $(DESTDIR)$(SYSUSERSDIR)/signd.conf
 	install -m 0644 systemd/70-signd-usb.rules $(DESTDIR)$(UDEVDIR)/70-signd-usb.rules
@@ -88,6 +94,21 @@ install: release
 	$(SWIFT) build -c release --static-swift-stdlib --product generate-manual
 	tools/manuals .build/release $(DESTDIR)$(PREFIX)/share/man
 	tools/completions .build/release $(DESTDIR)$(PREFIX)/share
+
+## deb: the Debian package, built by dpkg-buildpackage from debian/ into out/deb (the .deb,
+## its debug symbols, .buildinfo and .changes), then checked by lintian; tools/check-deb
+## installs it on this machine, checks what it installed and purges it.
+DEB_VERSION = $(shell dpkg-parsechangelog -S Version 2>/dev/null)
+DEB_ARCH = $(shell dpkg --print-architecture 2>/dev/null)
+DEB_OUT = $(CURDIR)/out/deb
+
+deb: setup setup-deb
+	mkdir -p $(DEB_OUT)
+	DEB_DESTDIR=$(DEB_OUT) dpkg-buildpackage -b --no-sign \
+	    --buildinfo-option=-u$(DEB_OUT) --changes-option=-u$(DEB_OUT) \
+	    --buildinfo-file=$(DEB_OUT)/signd_$(DEB_VERSION)_$(DEB_ARCH).buildinfo \
+	    --changes-file=$(DEB_OUT)/signd_$(DEB_VERSION)_$(DEB_ARCH).changes
+	lintian --fail-on error,warning --info $(DEB_OUT)/signd_$(DEB_VERSION)_$(DEB_ARCH).changes
 
 format:
 	$(SWIFT) format --in-place --recursive Package.swift Sources Tests

@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # Installs the Debian packages signd needs to build and run (`tools/setup.sh`, what
 # `make demo` and `make build` call), with --test also what its tests talk to (`make
-# test`), with --bench what the benchmarks' peer needs (`make bench`), but only the ones
-# that are missing, so each is cheap once set up.
+# test`), with --bench what the benchmarks' peer needs (`make bench`), with --deb what
+# building and checking the Debian package needs (`make deb`), but only the ones that are
+# missing, so each is cheap once set up.
 #
-#   tools/setup.sh [--test | --bench]
+#   tools/setup.sh [--test | --bench | --deb]
 set -euo pipefail
 
 packages=(
@@ -21,6 +22,10 @@ packages=(
 
 if [[ "${1:-}" == "--bench" ]]; then
   packages+=(libcairo2-dev)  # the C cairo peer signd's renderer is measured against (tools/bench-cairo)
+fi
+
+if [[ "${1:-}" == "--deb" ]]; then
+  packages+=(debhelper dpkg-dev fakeroot lintian)  # dpkg-buildpackage with dh, and Debian's package checker
 fi
 
 if [[ "${1:-}" == "--test" ]]; then
