@@ -98,7 +98,7 @@ public struct NetworkError: Error, Sendable, CustomStringConvertible {
     public init(_ doing: String, errno code: Int32) {
         var message = String(cString: strerror(code))
         if Self.isPermanent(code) {  // say how to lift systemd's confinement
-            message += " (under systemd, enable the network drop-in: see README, \"Network outputs\")"
+            message += " (under systemd, enable the network drop-in: see docs/service.md, \"Network access\")"
         }
         self.description = "\(doing): \(message)"
         self.code = code

@@ -91,7 +91,7 @@ struct WebPageTests {
         let listen = "\(Self.address()):8080"
         let signd = try s.startSignd(config: try Self.config(s, listen: listen))
         defer { s.stop(signd) }
-        // SIGND_SCREENSHOTS=docs refreshes the README's pictures.
+        // SIGND_SCREENSHOTS=docs refreshes the page's pictures in docs/ (shown in docs/configuration.md).
         let shots =
             ProcessInfo.processInfo.environment["SIGND_SCREENSHOTS"] ?? s.dir.appendingPathComponent("shots").path
         let out = try Self.peer([
