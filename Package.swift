@@ -67,7 +67,7 @@ let package = Package(
                 .product(name: "TOMLKit", package: "TOMLKit"),
             ],
             // The web page's files, compiled in (WebPage.swift).
-            resources: [.embedInCode("Page")]),
+            resources: [.embedInCode("Transports/Web/Page")]),
         .executableTarget(
             name: "signd",
             dependencies: [

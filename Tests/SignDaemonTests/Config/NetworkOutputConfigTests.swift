@@ -8,7 +8,7 @@ import Testing
 @Suite("Network output configs")
 struct NetworkOutputConfigTests {
     static let fonts = try! FontLibrary()
-    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../..")
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../..")
         .standardized
 
     static func network(_ example: String) throws -> NetworkOutputConfig {

@@ -9,7 +9,7 @@ import Testing
 @Suite("ConfigLoader")
 struct ConfigLoaderTests {
     static let fonts = try! FontLibrary()
-    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../..")
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../..")
         .standardized
 
     func problems(_ source: String, fonts: FontLibrary? = nil) -> [String] {

@@ -1,4 +1,4 @@
-/// The control page's files, compiled into signd (SwiftPM embeds Sources/SignDaemon/Page):
+/// The control page's files, compiled into signd (SwiftPM embeds Sources/SignDaemon/Transports/Web/Page):
 /// nothing is served from disk and the page needs nothing from the internet.
 enum WebPage {
     /// A file of the page and its media type.

@@ -7,7 +7,7 @@ import Testing
 /// documented, under its table.
 @Suite("signd.toml(5)")
 struct ManualTests {
-    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../..")
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../..")
         .standardized
 
     /// Every kind of table the examples use, with the keys the reader takes there.
