@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""Read a signd shared-memory framebuffer, following CONTRACTS.md section 1 only.
+"""Read a signd shared-memory framebuffer, following docs/contracts.md, "The shared-memory framebuffer", only.
 
 Independent of signd's own code on purpose: tests use it to check the writer against the
 contract, and it shows other programs how to read frames.

@@ -1,4 +1,4 @@
-/// The commands of the control protocol (CONTRACTS.md sections 2 and 4), one type each.
+/// The commands of the control protocol (docs/contracts.md, "The control protocol"), one type each.
 extension Request {
     /// The longest text `set-text` and `notify` accept, in Unicode scalars.
     public static let maxTextLength = 8192

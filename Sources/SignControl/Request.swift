@@ -1,5 +1,5 @@
 /// One command of the control protocol with its typed arguments, read from and written to
-/// the JSON of a request (CONTRACTS.md sections 2 and 4).
+/// the JSON of a request (docs/contracts.md, "The control protocol").
 public protocol ControlCommand: Sendable {
     /// The `cmd` word.
     static var name: String { get }

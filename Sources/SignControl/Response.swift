@@ -1,4 +1,4 @@
-/// The control protocol's framing (CONTRACTS.md section 2): one JSON object per line.
+/// The control protocol's framing (docs/contracts.md, "The control protocol"): one JSON object per line.
 public enum ControlMessage {
     /// Longest request line a server accepts, in bytes, not counting the newline.
     public static let maxRequestLength = 64 * 1024

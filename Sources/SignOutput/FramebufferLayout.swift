@@ -1,4 +1,4 @@
-/// The shared-memory framebuffer's layout, CONTRACTS.md section 1: a 64-byte little-endian
+/// The shared-memory framebuffer's layout, docs/contracts.md, "The shared-memory framebuffer": a 64-byte little-endian
 /// header followed by two RGB888 buffers.
 public enum FramebufferLayout {
     public static let magic: [UInt8] = Array("SGFB".utf8)

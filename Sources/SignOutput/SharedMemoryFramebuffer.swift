@@ -4,7 +4,7 @@ import SignGraphics
 import Synchronization
 
 /// An output that publishes every frame into a POSIX shared-memory framebuffer that other
-/// programs map and read (CONTRACTS.md section 1), with a seqlock so readers never see a
+/// programs map and read (docs/contracts.md, "The shared-memory framebuffer"), with a seqlock so readers never see a
 /// torn frame.
 public final class SharedMemoryFramebuffer: FrameSink {
     /// A system call that failed while creating the framebuffer, or an object that is not

@@ -3,7 +3,7 @@ import Glibc
 import SignGraphics
 
 /// Reads frames from a shared-memory framebuffer another process publishes, following
-/// the seqlock protocol of CONTRACTS.md section 1. Used by `signctl watch`.
+/// the seqlock protocol of docs/contracts.md, "The shared-memory framebuffer". Used by `signctl watch`.
 public final class SharedMemoryReader {
     /// Why a framebuffer could not be opened or read.
     public struct Error: Swift.Error, CustomStringConvertible {

@@ -3,23 +3,6 @@ import Glibc
 import SignGraphics
 import Synchronization
 
-/// What a USB output has done since signd started, for `signctl status`.
-public struct OutputCounters: Sendable, Equatable {
-    /// Frames the device accepted.
-    public var framesSent: UInt64 = 0
-    /// Frames replaced by a newer one before the device could take them.
-    public var dropped: UInt64 = 0
-    /// Failed transfers, opens and claims.
-    public var errors: UInt64 = 0
-    /// Times the device came back after it left.
-    public var reconnects: UInt64 = 0
-    public var lastError: String?
-    /// The device in use, when connected.
-    public var device: String?
-
-    public init() {}
-}
-
 /// Streams frames to one USB LED controller. `send` encodes on the frame clock's queue
 /// and never waits for USB: at most two frames are in flight, a newer frame replaces a
 /// pending one (the older counts as dropped), and submission, connecting and closing run

@@ -3,7 +3,7 @@ import Glibc
 import SignControl
 import Testing
 
-/// The realtime timeline (CONTRACTS.md section 8): boards with the same config and the
+/// The realtime timeline (docs/contracts.md, "The realtime timeline"): boards with the same config and the
 /// machine's clock show the same frame number with the same picture at the same instant,
 /// whenever each started.
 @Suite("Realtime timeline", .serialized)

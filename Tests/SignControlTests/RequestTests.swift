@@ -18,7 +18,7 @@ struct RequestTests {
         }
     }
 
-    /// One request of every command of CONTRACTS.md sections 2 and 4, with every argument set.
+    /// One request of every command of docs/contracts.md's "The control protocol", with every argument set.
     static let everyCommand: [Request] = [
         Request(id: 1, Request.Ping()),
         Request(id: "s", Request.Status()),

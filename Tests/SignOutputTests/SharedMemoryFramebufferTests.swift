@@ -4,7 +4,7 @@ import Testing
 
 @testable import SignOutput
 
-/// Runs tools/shm-read.py, the reader written from CONTRACTS.md alone, in its own process.
+/// Runs tools/shm-read.py, the reader written from docs/contracts.md alone, in its own process.
 func contractReader(_ arguments: [String]) throws -> (status: Int32, output: String) {
     let tools = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../tools")
         .standardized

@@ -84,7 +84,7 @@ public struct DaemonConfig: Sendable, Equatable {
         public var fps = 30.0
     }
 
-    /// The web page and its API (CONTRACTS.md section 7).
+    /// The web page and its API (docs/contracts.md, "The web API").
     public struct Web: Sendable, Equatable {
         /// The numeric IP address to listen on (`127.0.0.1`, `::1`, `0.0.0.0`, `::`).
         public var host: String
@@ -137,7 +137,7 @@ public struct DaemonConfig: Sendable, Equatable {
         }
     }
 
-    /// MQTT (CONTRACTS.md section 6).
+    /// MQTT (docs/contracts.md, "MQTT").
     public struct MQTT: Sendable, Equatable {
         public var host: String
         public var port: Int

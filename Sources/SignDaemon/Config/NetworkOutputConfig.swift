@@ -2,7 +2,7 @@ import Foundation
 import SignOutput
 import SignWire
 
-/// A network LED controller output as configured (CONTRACTS.md section 5): the protocol and
+/// A network LED controller output as configured (docs/configuration.md, "Network outputs"): the protocol and
 /// its fields, where it sends, how the frame maps onto its LEDs and how colour is corrected.
 public struct NetworkOutputConfig: Sendable, Equatable {
     public enum Wire: String, Sendable, CaseIterable {

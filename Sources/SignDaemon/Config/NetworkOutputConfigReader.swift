@@ -1,8 +1,8 @@
 import SignOutput
 import SignWire
 
-/// Reads `[[output]]` tables of type `ddp`, `e131`, `artnet` and `opc` (CONTRACTS.md
-/// section 5): each protocol's own keys, then the colour keys and panels a USB output has.
+/// Reads `[[output]]` tables of type `ddp`, `e131`, `artnet` and `opc` (docs/configuration.md,
+/// "Network outputs"): each protocol's own keys, then the colour keys and panels a USB output has.
 extension ConfigLoader {
     static func readNetworkOutput(
         _ t: ConfigTable, wire: NetworkOutputConfig.Wire, name: String, at path: String,

@@ -1,5 +1,5 @@
-/// The config's ways in from the network: `[web]` (CONTRACTS.md section 7) and `[mqtt]`
-/// (section 6).
+/// The config's ways in from the network: `[web]` (docs/contracts.md, "The web API") and
+/// `[mqtt]` ("MQTT").
 extension ConfigLoader {
     /// `[web]`: `listen` (a numeric address and port) and `token_file`, which anything but a
     /// loopback address must have: a page that changes the sign, open to the whole network
@@ -30,7 +30,7 @@ extension ConfigLoader {
         config.web = web
     }
 
-    /// `[mqtt]`: the broker's `url` and how signd appears there (CONTRACTS.md section 6).
+    /// `[mqtt]`: the broker's `url` and how signd appears there (docs/contracts.md, "MQTT").
     /// Credentials come from files, never from the config itself.
     static func readMQTT(_ root: ConfigTable, into config: inout DaemonConfig, _ r: inout ConfigReader) {
         guard let t = r.table(root, "mqtt", at: "") else { return }

@@ -1,7 +1,7 @@
 import SignControl
 import Synchronization
 
-/// Where a transport delivers events: a socket connection, later an MQTT topic.
+/// Where a transport delivers events: a socket connection, or the MQTT bridge (its `event` topic).
 public protocol EventSubscriber: AnyObject, Sendable {
     /// Hands an event over without blocking; a subscriber that cannot keep up drops itself.
     func deliver(_ event: ControlEvent)

@@ -148,7 +148,7 @@ public final class FrameClock: Sendable {
     }
 
     /// A clock at `fps` that calls `render` on its own queue for every frame it shows. With
-    /// `realtimeEpoch` (Unix seconds; CONTRACTS.md section 8) frame n is due at the
+    /// `realtimeEpoch` (Unix seconds; docs/contracts.md, "The realtime timeline") frame n is due at the
     /// CLOCK_REALTIME instant `epoch + n / fps` and shows scene time n / fps, so boards with
     /// synchronised clocks show the same frame at the same instant whenever each started.
     public init(

@@ -3,7 +3,7 @@ import SignOutput
 import SignScene
 import SignWire
 
-/// A `stream` layer's input as configured (CONTRACTS.md section 5): what it listens for,
+/// A `stream` layer's input as configured (docs/configuration.md, "Stream layers"): what it listens for,
 /// how the incoming pixel order maps onto the layer's rectangle, and the feed the layer
 /// shows.
 public struct StreamInput: Sendable, Equatable {

@@ -1,6 +1,6 @@
 import SignControl
 
-/// Home Assistant's MQTT discovery configs for one sign (CONTRACTS.md section 6), field for
+/// Home Assistant's MQTT discovery configs for one sign (docs/contracts.md, "MQTT"), field for
 /// field as Home Assistant's MQTT integration reads them: a `text` entity for the main text,
 /// a `light` (the default schema: on/off is `display`, brightness is `set-brightness`), a
 /// `select` of the playlists when there are any, and a `sensor` of dropped frames. Every

@@ -4,7 +4,7 @@ import Logging
 import SignControl
 import Synchronization
 
-/// MQTT as a way in (CONTRACTS.md section 6): a thin adapter between the broker and the
+/// MQTT as a way in (docs/contracts.md, "MQTT"): a thin adapter between the broker and the
 /// control plane. `cmd` takes a request object exactly as the socket does and its response
 /// goes to `result`; `text/set` is the plain-text shorthand for `set-text`; `availability`
 /// (with a last will), `text/state` and `state` are retained; events go to `event`. Group

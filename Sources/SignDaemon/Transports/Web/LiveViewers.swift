@@ -3,7 +3,7 @@ import NIOWebSocket
 import SignOutput
 
 /// The `/api/live` WebSocket viewers, and the one timer that sends them the newest frame at
-/// most `preview.fps` times a second (CONTRACTS.md section 7): each message is `"SGF1"`, the
+/// most `preview.fps` times a second (docs/contracts.md, "The web API"): each message is `"SGF1"`, the
 /// width and height (u16 LE), the frame number (u64 LE), then the RGB888 rows.
 ///
 /// A frame is encoded once for all viewers. A viewer whose last frame has not yet gone out

@@ -2,7 +2,7 @@ import Foundation
 import SignGraphics
 import Synchronization
 
-/// Who may use the web API (CONTRACTS.md section 7): a bearer token, or a session cookie that
+/// Who may use the web API (docs/contracts.md, "The web API"): a bearer token, or a session cookie that
 /// logging in with the token sets. Without a token file (allowed only on a loopback address)
 /// nobody needs one, but the `Host` must then name this machine, so a web site that rebinds
 /// its own name to 127.0.0.1 cannot drive the sign from a browser.

@@ -85,7 +85,7 @@ struct WebService: Sendable {
     }
 }
 
-/// One HTTP connection of the web server (CONTRACTS.md section 7): the page's files, the
+/// One HTTP connection of the web server (docs/contracts.md, "The web API"): the page's files, the
 /// API (every request through the control plane, as the socket's are), and the refusals:
 /// 401 without a token where one is needed, 403 for another site's page or a Host that is
 /// not this machine, 413 over 64 KiB, 415 for a POST that is not JSON (no form posts).

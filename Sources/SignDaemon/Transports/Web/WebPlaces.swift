@@ -1,7 +1,7 @@
 import NIOCore
 
 /// Who holds the web server's places (its connections), so that clients without a token
-/// cannot lock out one with it (CONTRACTS.md section 7). Everything here runs on the web
+/// cannot lock out one with it (docs/contracts.md, "The web API"). Everything here runs on the web
 /// server's event loop; times are seconds on any steady clock, passed in.
 ///
 /// - A request's head must arrive within `headTime` of its first byte (of the connection's

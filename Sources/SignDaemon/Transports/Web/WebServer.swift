@@ -6,7 +6,7 @@ import NIOWebSocket
 import SignOutput
 import Synchronization
 
-/// The web page and its API (CONTRACTS.md section 7), served by SwiftNIO's HTTP/1.1 and
+/// The web page and its API (docs/contracts.md, "The web API"), served by SwiftNIO's HTTP/1.1 and
 /// WebSocket handlers on an event loop of its own: a slow or hostile client never touches the
 /// frame clock or the control socket.
 public final class WebServer: Sendable {
