@@ -12,6 +12,7 @@ let package = Package(
         .library(name: "SignGraphics", targets: ["SignGraphics"]),
         .library(name: "SignScene", targets: ["SignScene"]),
         .library(name: "SignOutput", targets: ["SignOutput"]),
+        .library(name: "SignUSB", targets: ["SignUSB"]),
         .library(name: "SignControl", targets: ["SignControl"]),
         .library(name: "SignWire", targets: ["SignWire"]),
         .library(name: "SignDaemon", targets: ["SignDaemon"]),
@@ -49,7 +50,10 @@ let package = Package(
         .target(name: "SignTiming"),
         .target(name: "SignGraphics", dependencies: ["CFreeType", "CPNG"]),
         .target(name: "SignScene", dependencies: ["SignTiming", "SignGraphics"]),
-        .target(name: "SignOutput", dependencies: ["SignGraphics", "SignWire", "CSeqlock", "CLibUSB"]),
+        .target(name: "SignOutput", dependencies: ["SignGraphics", "SignWire", "CSeqlock"]),
+        // The USB LED controllers through libusb, apart from SignOutput so that signctl (which
+        // reads the shm framebuffer through SignOutput) does not link libusb.
+        .target(name: "SignUSB", dependencies: ["SignOutput", "CLibUSB"]),
         .target(name: "SignControl", plugins: ["BuildCommit"]),
         // Records the commit the sources were built from, for --version and status.
         .plugin(name: "BuildCommit", capability: .buildTool()),
@@ -58,7 +62,7 @@ let package = Package(
         .target(
             name: "SignDaemon",
             dependencies: [
-                "SignScene", "SignOutput", "SignWire", "SignControl", "CSystemd", "CMalloc", "CMosquitto",
+                "SignScene", "SignOutput", "SignUSB", "SignWire", "SignControl", "CSystemd", "CMalloc", "CMosquitto",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
@@ -96,6 +100,7 @@ let package = Package(
         .testTarget(name: "SignGraphicsTests", dependencies: ["SignGraphics"]),
         .testTarget(name: "SignSceneTests", dependencies: ["SignScene"]),
         .testTarget(name: "SignOutputTests", dependencies: ["SignOutput", "SignWire"]),
+        .testTarget(name: "SignUSBTests", dependencies: ["SignUSB", "SignOutput"]),
         .testTarget(name: "SignControlTests", dependencies: ["SignControl"]),
         .testTarget(name: "SignWireTests", dependencies: ["SignWire"]),
         .testTarget(

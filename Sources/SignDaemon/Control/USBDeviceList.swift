@@ -1,5 +1,6 @@
 import SignControl
 import SignOutput
+import SignUSB
 
 /// `outputs`: the USB LED controllers present on the bus (the kinds signd drives, and the
 /// VID:PID of configured bulk panels), with the output using each one.

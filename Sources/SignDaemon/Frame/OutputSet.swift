@@ -1,6 +1,7 @@
 import Glibc
 import Logging
 import SignOutput
+import SignUSB
 import Synchronization
 
 /// The outputs frames go to. The frame clock reads the list every frame; a reload swaps in

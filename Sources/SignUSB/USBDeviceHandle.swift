@@ -1,5 +1,6 @@
 import CLibUSB
 import Glibc
+import SignOutput
 import Synchronization
 
 /// An open USB device: its claimed interface, and asynchronous bulk transfers whose

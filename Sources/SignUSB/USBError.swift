@@ -1,4 +1,5 @@
 import CLibUSB
+import SignOutput
 
 /// A libusb call that failed: what was being done, to which device, and libusb's error.
 public struct USBError: Error, Sendable, CustomStringConvertible {

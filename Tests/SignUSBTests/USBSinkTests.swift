@@ -1,9 +1,10 @@
 import Foundation
 import SignGraphics
+import SignOutput
 import Synchronization
 import Testing
 
-@testable import SignOutput
+@testable import SignUSB
 
 /// The USB output's state machine (in flight, pending, dropped, reconnect, stop) through
 /// its transport seam: a bus whose device completes frames only when the test says so.

@@ -1,5 +1,6 @@
 import CLibUSB
 import Glibc
+import SignOutput
 import Synchronization
 
 /// The process's one libusb context: its events handled on a dedicated thread, hotplug

@@ -1,3 +1,4 @@
+import SignOutput
 import Synchronization
 
 /// What a USB output needs of the bus: hotplug news and opening the device it streams to.

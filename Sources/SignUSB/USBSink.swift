@@ -1,6 +1,7 @@
 import Dispatch
 import Glibc
 import SignGraphics
+import SignOutput
 import Synchronization
 
 /// Streams frames to one USB LED controller. `send` encodes on the frame clock's queue
