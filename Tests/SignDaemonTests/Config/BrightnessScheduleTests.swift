@@ -50,15 +50,21 @@ struct BrightnessScheduleTests {
         #expect(s.level(at: Self.instant("2026-03-29T00:59:59Z")) == 1)
         #expect(s.level(at: Self.instant("2026-03-29T01:00:00Z")) == 0.5)
         // Noon CEST is 10:00 UTC, a day of 23 hours after the midnight before.
-        #expect(try #require(s.next(after: Self.instant("2026-03-29T01:00:00Z"))).start == Self.instant("2026-03-29T10:00:00Z"))
+        #expect(
+            try #require(s.next(after: Self.instant("2026-03-29T01:00:00Z"))).start
+                == Self.instant("2026-03-29T10:00:00Z"))
     }
 
     @Test("the night summer time ends: 22:00 is 21:00 UTC again, and the 25-hour day is one day")
     func fallBack() throws {
         let s = Self.dayAndNight
         // 2026-10-25: 03:00 CEST becomes 02:00 CET.
-        #expect(try #require(s.next(after: Self.instant("2026-10-25T12:00:00Z"))).start == Self.instant("2026-10-25T21:00:00Z"))
-        #expect(try #require(s.next(after: Self.instant("2026-10-24T12:00:00Z"))).start == Self.instant("2026-10-24T20:00:00Z"))
+        #expect(
+            try #require(s.next(after: Self.instant("2026-10-25T12:00:00Z"))).start
+                == Self.instant("2026-10-25T21:00:00Z"))
+        #expect(
+            try #require(s.next(after: Self.instant("2026-10-24T12:00:00Z"))).start
+                == Self.instant("2026-10-24T20:00:00Z"))
         let morning = try #require(s.latest(atOrBefore: Self.instant("2026-10-25T07:00:00Z")))  // 08:00 CET
         #expect(morning.start == Self.instant("2026-10-25T06:00:00Z") && morning.entry.value == 1)
     }

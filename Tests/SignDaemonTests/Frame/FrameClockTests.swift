@@ -52,7 +52,9 @@ struct FrameClockTests {
         }
         let first = try #require(list.first).number
         // The grid's next frame when the clock was made, between these two:
-        let (next, nextBy) = (UInt64(((created - epoch) * 100).rounded(.up)), UInt64(((madeBy - epoch) * 100).rounded(.up)))
+        let (next, nextBy) = (
+            UInt64(((created - epoch) * 100).rounded(.up)), UInt64(((madeBy - epoch) * 100).rounded(.up))
+        )
         #expect(first >= next, "never a frame of the grid before the clock was made")
         // Only frames skipped after it count as dropped (a late first tick's included), never
         // the ones since the epoch.
@@ -156,7 +158,10 @@ struct FrameClockTests {
         }
         let afterSync = ticks.count
         // The tick after the work, and its report (handed over on another queue).
-        #expect(eventually { ticks.count > afterSync && reported.withLock { $0.contains { $0.work.cpuMilliseconds >= 79 } } })
+        #expect(
+            eventually {
+                ticks.count > afterSync && reported.withLock { $0.contains { $0.work.cpuMilliseconds >= 79 } }
+            })
         clock.stop()
         let stall = try #require(reported.withLock { $0.first { $0.work.cpuMilliseconds >= 79 } })
         #expect(stall.work.wallMilliseconds >= 79 && stall.signdCaused)

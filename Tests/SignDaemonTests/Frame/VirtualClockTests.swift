@@ -57,7 +57,9 @@ struct VirtualClockTests {
     func repeating() {
         let clock = VirtualClock(monotonic: 0)
         let log = Log()
-        let timer = clock.scheduleRepeating(every: 1, leeway: .nanoseconds(0), on: Self.queue) { log.add("tick", clock) }
+        let timer = clock.scheduleRepeating(every: 1, leeway: .nanoseconds(0), on: Self.queue) {
+            log.add("tick", clock)
+        }
         clock.advance(by: 3.5)
         #expect(log.moments == [1_000_000_000, 2_000_000_000, 3_000_000_000])
         timer.cancel()
