@@ -279,7 +279,8 @@ public final class FrameClock: Sendable {
 
     public var stats: Statistics { statistics.withLock { $0 } }
 
-    /// Starts ticking; the first frame is due one period after the origin.
+    /// Starts ticking; the first frame is due one period after the origin. The ticks are a
+    /// Dispatch timer on the machine's clock: a clock on a `VirtualClock` is left unstarted.
     public func start() {
         let timer = DispatchSource.makeTimerSource(flags: .strict, queue: queue)
         self.timer = timer

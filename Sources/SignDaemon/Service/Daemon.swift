@@ -71,7 +71,7 @@ public final class Daemon: Sendable {
     public init(options: Options, logger: Logger) throws {
         var logger = logger
         self.options = options
-        // The machine's time: every timer below is armed on it (tests pass a `VirtualClock`).
+        // The machine's time, given to every part below that reads the time or arms a timer.
         let time = SystemClock()
         let startedAt = time.now()
         ProcessMemory.limitArenas()
