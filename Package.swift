@@ -62,7 +62,8 @@ let package = Package(
         .target(
             name: "SignDaemon",
             dependencies: [
-                "SignScene", "SignOutput", "SignUSB", "SignWire", "SignControl", "CSystemd", "CMalloc", "CMosquitto",
+                "SignTiming", "SignScene", "SignOutput", "SignUSB", "SignWire", "SignControl", "CSystemd", "CMalloc",
+                "CMosquitto",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),

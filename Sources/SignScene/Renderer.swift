@@ -1,5 +1,6 @@
 import Glibc
 import SignGraphics
+import SignTiming
 
 /// Draws a prepared scene at a time into a frame, through a compositor it keeps (so its
 /// canvases are reused frame after frame). Reads only what preparation made: no FreeType
@@ -45,13 +46,13 @@ public final class Renderer {
         compositor.begin(trees)
         // The clock is read once before the layers and once after each drawn one: a still
         // layer is on the board already and takes no time of its own.
-        var start = Self.now()
+        var start = MonotonicClock.now()
         for i in trees.indices {
             guard compositor.draw(trees[i].tree, at: trees[i].time) else {
                 times[i] = 0
                 continue
             }
-            let end = Self.now()
+            let end = MonotonicClock.now()
             times[i] = end &- start
             start = end
         }
@@ -62,13 +63,6 @@ public final class Renderer {
 
     /// This frame's top-level trees and their times (storage kept between frames).
     private var trees: [(tree: PreparedLayer, time: Double)] = []
-
-    /// CLOCK_MONOTONIC, ns (a vDSO read: a few ns, cheap beside a layer's drawing).
-    private static func now() -> UInt64 {
-        var ts = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &ts)
-        return UInt64(ts.tv_sec) &* 1_000_000_000 &+ UInt64(ts.tv_nsec)
-    }
 
     /// Renders into a new frame with a new renderer; for tools and tests.
     public static func render(_ scene: PreparedScene, at t: Double) -> Frame {

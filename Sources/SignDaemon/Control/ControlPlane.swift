@@ -95,7 +95,7 @@ public final class ControlPlane: Sendable {
     private let listingQueue = DispatchQueue(label: "signd.control.listing")
     private let scheduled = Atomic<Int>(0)
     /// The timer behind `announceChange`; created and used on the changes queue only.
-    private nonisolated(unsafe) var refreshTimer: DispatchSourceTimer?
+    private nonisolated(unsafe) var refreshTimer: (any ScheduledWork)?
     /// When the timer is armed for, in scene time; `nil` when it is not.
     private nonisolated(unsafe) var refreshAt: Double?
 
@@ -142,7 +142,7 @@ public final class ControlPlane: Sendable {
                 return .failure(id: id, error)
             }
         }
-        let realNow = Date().timeIntervalSince1970
+        let realNow = clock.time.date().timeIntervalSince1970
         guard let at = request.at, at > realNow else {
             dispatch(entry.lane) {
                 reply(run(Context(source: source, now: self.clock.sceneTime(), from: nil, subscriber: subscriber)))
@@ -158,7 +158,7 @@ public final class ControlPlane: Sendable {
             reply(.failure(id: id, ControlError(.busy, "\(Self.maxScheduled) requests are already scheduled")))
             return
         }
-        let monotonicNow = MonotonicClock.now()
+        let monotonicNow = clock.time.now()
         let instant = monotonicNow + UInt64(((at - realNow) * 1e9).rounded())
         // On the realtime timeline the frame comes from `at` and the epoch alone, the same on
         // every board.
@@ -174,10 +174,9 @@ public final class ControlPlane: Sendable {
             }
             return
         }
-        reply(.success(id: id, ["scheduled": true]))
-        // Runs just before the frame it belongs to is due, so that frame already shows it.
-        let deadline = clock.monotonic(atSceneTime: from) &- 2_000_000
-        changesQueue.asyncAfter(deadline: DispatchTime(uptimeNanoseconds: deadline)) {
+        // Runs just before the frame it belongs to is due, so that frame already shows it;
+        // armed before the answer, so a client told `scheduled` finds it armed.
+        clock.run(beforeFrameAt: from, on: changesQueue) {
             defer { self.scheduled.subtract(1, ordering: .relaxed) }
             let response = run(
                 Context(source: source, now: max(from, self.clock.sceneTime()), from: nil, subscriber: subscriber))
@@ -187,6 +186,7 @@ public final class ControlPlane: Sendable {
                     metadata: ["cmd": "\(request.name)", "source": "\(source.rawValue)", "error": "\(error)"])
             }
         }
+        reply(.success(id: id, ["scheduled": true]))
     }
 
     /// Carries out `request` and waits for its response (for signals and tests; never call
@@ -204,18 +204,15 @@ public final class ControlPlane: Sendable {
 
     /// Tells the daemon that what is shown changed once more at scene time `t`, when a
     /// pending text appears (systemd's STATUS line follows the board). One timer, re-armed
-    /// by each pending change: a client scheduling texts a day ahead leaves nothing behind
-    /// per request. Only on the changes queue.
+    /// by each pending change (the one before cancelled): a client scheduling texts a day
+    /// ahead leaves nothing behind per request. Only on the changes queue.
     func announceChange(atSceneTime t: Double) {
-        if refreshTimer == nil {
-            let timer = DispatchSource.makeTimerSource(queue: changesQueue)
-            timer.setEventHandler { [weak self] in self?.pendingChangeShown() }
-            timer.activate()
-            refreshTimer = timer
-        }
         if let armed = refreshAt, armed > clock.sceneTime(), armed <= t { return }
         refreshAt = t
-        refreshTimer?.schedule(deadline: DispatchTime(uptimeNanoseconds: clock.monotonic(atSceneTime: t)))
+        refreshTimer?.cancel()
+        refreshTimer = clock.time.schedule(
+            at: clock.monotonic(atSceneTime: t), leeway: .nanoseconds(0), on: changesQueue
+        ) { [weak self] in self?.pendingChangeShown() }
     }
 
     /// A pending change has appeared: tell the daemon, and wait for the next one, if any.
@@ -227,6 +224,10 @@ public final class ControlPlane: Sendable {
         let next = scene.slots.indices.compactMap { scene.pendingText(ofLayer: $0, at: now)?.from }.min()
         if let next { announceChange(atSceneTime: next) }
     }
+
+    /// Runs `work` on the changes queue, behind the changes asked for before (tests hold the
+    /// lane with it).
+    func onChangesLane(_ work: @escaping @Sendable () -> Void) { changesQueue.async(execute: work) }
 
     private func dispatch(_ lane: Lane, _ work: @escaping @Sendable () -> Void) {
         switch lane {

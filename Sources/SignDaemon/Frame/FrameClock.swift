@@ -120,6 +120,8 @@ public final class FrameClock: Sendable {
 
     /// CLOCK_MONOTONIC time of scene time 0, ns.
     public let origin: UInt64
+    /// The time and timers scene time follows (the machine's, or a test's virtual clock).
+    public let time: any SignClock
     private let timeline: Mutex<Timeline>
     private let queue: DispatchQueue
     private let render: @Sendable (Tick) -> Void
@@ -133,30 +135,24 @@ public final class FrameClock: Sendable {
     /// signd's work on the queue since the last tick began: its rendering, then any `sync`
     /// work (used on `queue`).
     private nonisolated(unsafe) var workSinceTick = QueueWork()
-    /// Held in a box: an optional closure copied out of a `Mutex` leaks its context each time.
-    private let stallHandler = Mutex<StallHandler?>(nil)
-
-    private final class StallHandler: Sendable {
-        let body: @Sendable (Stall) -> Void
-        init(_ body: @escaping @Sendable (Stall) -> Void) { self.body = body }
-    }
+    private let stallHandler = CallbackSlot<Stall>()
 
     /// Calls `handler`, off the clock's queue, for every stall from now on.
-    public func onStall(_ handler: @escaping @Sendable (Stall) -> Void) {
-        let boxed = StallHandler(handler)
-        stallHandler.withLock { $0 = boxed }
-    }
+    public func onStall(_ handler: @escaping @Sendable (Stall) -> Void) { stallHandler.set(handler) }
 
     /// A clock at `fps` that calls `render` on its own queue for every frame it shows. With
     /// `realtimeEpoch` (Unix seconds; docs/contracts.md, "The realtime timeline") frame n is due at the
     /// CLOCK_REALTIME instant `epoch + n / fps` and shows scene time n / fps, so boards with
     /// synchronised clocks show the same frame at the same instant whenever each started.
+    /// `time` is what scene time is read from, and what the parts that wait for a frame or a
+    /// moment (the playlist, notifications, schedules) arm their timers on.
     public init(
         fps: Double, realtimeEpoch: Double? = nil, label: String = "signd.frame-clock",
-        realtimeOffset: @escaping @Sendable () -> Int64 = RealtimeOffset.now,
+        time: any SignClock = SystemClock(), realtimeOffset: @escaping @Sendable () -> Int64 = RealtimeOffset.now,
         render: @escaping @Sendable (Tick) -> Void
     ) {
-        let now = MonotonicClock.now()
+        let now = time.now()
+        self.time = time
         self.realtimeOffset = realtimeOffset
         var timeline = Timeline(fps: fps, baseDeadline: now)
         if let realtimeEpoch {
@@ -181,19 +177,11 @@ public final class FrameClock: Sendable {
     private let steps = Mutex<(count: Int, last: Double)>((0, 0))
     /// CLOCK_REALTIME minus CLOCK_MONOTONIC now (a test steps it without touching the machine's clock).
     private let realtimeOffset: @Sendable () -> Int64
-    private let stepHandler = Mutex<StepHandler?>(nil)
-
-    private final class StepHandler: Sendable {
-        let body: @Sendable (Double) -> Void
-        init(_ body: @escaping @Sendable (Double) -> Void) { self.body = body }
-    }
+    private let stepHandler = CallbackSlot<Double>()
 
     /// Calls `handler`, off the clock's queue, with the size in ms of each step of the system
     /// clock the realtime grid was laid anew for.
-    public func onClockStep(_ handler: @escaping @Sendable (Double) -> Void) {
-        let boxed = StepHandler(handler)
-        stepHandler.withLock { $0 = boxed }
-    }
+    public func onClockStep(_ handler: @escaping @Sendable (Double) -> Void) { stepHandler.set(handler) }
 
     /// A step of CLOCK_REALTIME larger than this (a late NTP sync, a hand-set clock) lays the
     /// realtime grid anew; slewing (at most 0.5 ms a second) stays below it.
@@ -202,8 +190,11 @@ public final class FrameClock: Sendable {
     /// The frame rate now.
     public var fps: Double { timeline.withLock { $0.fps } }
 
-    /// Scene time at a moment of CLOCK_MONOTONIC (default: now), in seconds.
-    public func sceneTime(atMonotonic ns: UInt64 = MonotonicClock.now()) -> Double {
+    /// Scene time now, in seconds.
+    public func sceneTime() -> Double { sceneTime(atMonotonic: time.now()) }
+
+    /// Scene time at a moment of CLOCK_MONOTONIC, in seconds.
+    public func sceneTime(atMonotonic ns: UInt64) -> Double {
         timeline.withLock { t in t.baseTime + Double(Int64(bitPattern: ns &- t.baseDeadline)) / 1e9 }
     }
 
@@ -251,7 +242,7 @@ public final class FrameClock: Sendable {
                     // On the realtime grid the numbers follow the new rate from the epoch; the
                     // next one is the first of the new grid after the last shown.
                     t = .realtime(
-                        fps: fps, epoch: grid.epoch, offset: grid.offset, monotonic: MonotonicClock.now(), after: last)
+                        fps: fps, epoch: grid.epoch, offset: grid.offset, monotonic: time.now(), after: last)
                     return true
                 }
                 let (deadline, time) = (t.deadline(ofFrame: last), t.time(ofFrame: last))
@@ -274,12 +265,12 @@ public final class FrameClock: Sendable {
         let offset = realtimeOffset()
         let stepped = timeline.withLock { t -> (UInt64, Double)? in
             guard let grid = t.realtime, abs(offset - grid.offset) > Self.stepThreshold else { return nil }
-            t = .realtime(fps: t.fps, epoch: grid.epoch, offset: offset, monotonic: MonotonicClock.now(), after: last)
+            t = .realtime(fps: t.fps, epoch: grid.epoch, offset: offset, monotonic: time.now(), after: last)
             return (t.baseNumber, Double(offset - grid.offset) / 1e6)
         }
         guard let (next, milliseconds) = stepped else { return nil }
         steps.withLock { $0 = ($0.count + 1, milliseconds) }
-        if let handler = stepHandler.withLock({ $0 }) { DispatchQueue.global().async { handler.body(milliseconds) } }
+        if stepHandler.isSet { DispatchQueue.global().async { [stepHandler] in stepHandler(milliseconds) } }
         return next
     }
 
@@ -288,7 +279,8 @@ public final class FrameClock: Sendable {
 
     public var stats: Statistics { statistics.withLock { $0 } }
 
-    /// Starts ticking; the first frame is due one period after the origin.
+    /// Starts ticking; the first frame is due one period after the origin. The ticks are a
+    /// Dispatch timer on the machine's clock: a clock on a `VirtualClock` is left unstarted.
     public func start() {
         let timer = DispatchSource.makeTimerSource(flags: .strict, queue: queue)
         self.timer = timer
@@ -342,7 +334,7 @@ public final class FrameClock: Sendable {
     }
 
     private func tick() {
-        let now = MonotonicClock.now()
+        let now = time.now()
         let last = lastNumber.load(ordering: .relaxed)
         let t = timeline.withLock { $0 }
         // The newest frame whose deadline has passed, but always at least the next one.
@@ -360,7 +352,7 @@ public final class FrameClock: Sendable {
                     cpuAtStart: start.cpuNanoseconds, switchesAtStart: start.voluntarySwitches))
         }
         workSinceTick = cost
-        lastRenderDuration = MonotonicClock.now() &- now
+        lastRenderDuration = time.now() &- now
         lastNumber.store(n, ordering: .relaxed)
         var ownStall = false
         if n - last - 1 >= 3 {
@@ -370,7 +362,7 @@ public final class FrameClock: Sendable {
                 previousRenderMilliseconds: Double(previousRender) / 1e6, work: before,
                 periodMilliseconds: 1e3 / t.fps)
             ownStall = stall.signdCaused
-            if let handler = stallHandler.withLock({ $0 }) { DispatchQueue.global().async { handler.body(stall) } }
+            if stallHandler.isSet { DispatchQueue.global().async { [stallHandler] in stallHandler(stall) } }
         }
         statistics.withLock { s in
             s.frames += 1

@@ -29,6 +29,8 @@ final class RenderLoop: Sendable {
     /// frame that took three periods or more.
     private let onSlowFrame: @Sendable (SlowFrameReport, _ unreported: Int) -> Void
     private let slowFrameInterval: UInt64
+    /// Where `onSlowFrame` is called, off the frame clock's queue.
+    private let reportQueue: DispatchQueue
     /// CLOCK_MONOTONIC, ns: how the frame's drawing and sending are timed.
     private let clock: @Sendable () -> UInt64
     private nonisolated(unsafe) var lastSlowReport: UInt64?
@@ -40,9 +42,11 @@ final class RenderLoop: Sendable {
     init(
         store: SceneStore, outputs: OutputSet, events: EventBus, display: DisplayControl = DisplayControl(),
         slowFrameInterval: UInt64 = 10_000_000_000, clock: @escaping @Sendable () -> UInt64 = MonotonicClock.now,
+        reportQueue: DispatchQueue = .global(),
         onSlowFrame: @escaping @Sendable (SlowFrameReport, _ unreported: Int) -> Void = { _, _ in }
     ) {
         self.onSlowFrame = onSlowFrame
+        self.reportQueue = reportQueue
         self.clock = clock
         self.slowFrameInterval = slowFrameInterval
         self.store = store
@@ -129,7 +133,7 @@ final class RenderLoop: Sendable {
         let unreported = unreportedSlowFrames
         (lastSlowReport, unreportedSlowFrames) = (now, 0)
         let handler = onSlowFrame
-        DispatchQueue.global().async { handler(report, unreported) }
+        reportQueue.async { handler(report, unreported) }
     }
 
     /// Publishes `loop-end` for every marquee that finished a loop since the last frame.

@@ -71,7 +71,9 @@ public final class Daemon: Sendable {
     public init(options: Options, logger: Logger) throws {
         var logger = logger
         self.options = options
-        let startedAt = MonotonicClock.now()
+        // The machine's time, given to every part below that reads the time or arms a timer.
+        let time = SystemClock()
+        let startedAt = time.now()
         ProcessMemory.limitArenas()
         let fonts = try FontLibrary()
         let config = try ConfigLoader.load(path: options.configPath, fonts: fonts, parser: .isolated)
@@ -88,7 +90,7 @@ public final class Daemon: Sendable {
         self.savedAtStart = saved
         let store = try SceneStore(
             config: config.scene, saved: saved, fonts: fonts,
-            fieldValues: LiveFields.Values(timeZone: Self.timeZone(config.display)))
+            fieldValues: LiveFields.Values(timeZone: Self.timeZone(config.display)), time: time)
         self.store = store
 
         let outputs = OutputSet(try OutputSet.open(config))
@@ -107,8 +109,8 @@ public final class Daemon: Sendable {
             })
         renderLoop.show(window: Self.window(config.display))
         self.renderLoop = renderLoop
-        let clock = FrameClock(fps: config.display.fps, realtimeEpoch: config.display.realtimeEpoch) { tick in
-            renderLoop.render(tick)
+        let clock = FrameClock(fps: config.display.fps, realtimeEpoch: config.display.realtimeEpoch, time: time) {
+            tick in renderLoop.render(tick)
         }
         clock.onClockStep { [logger] milliseconds in
             logger.warning(
@@ -160,7 +162,8 @@ public final class Daemon: Sendable {
         if let web = config.web {
             let live = LiveFrame()
             self.live = live
-            self.web = try WebServer(config: web, plane: plane, live: live, previewFPS: config.preview.fps)
+            self.web = try WebServer(
+                config: web, plane: plane, live: live, previewFPS: config.preview.fps, time: time)
             outputs.replace(with: outputs.all + [live])
         } else {
             self.live = nil
@@ -173,7 +176,7 @@ public final class Daemon: Sendable {
             do {
                 self.mqtt = try MQTTBridge(
                     config: mqtt, password: password, plane: plane, version: Self.version,
-                    logger: Logger(label: "signd.mqtt"))
+                    logger: Logger(label: "signd.mqtt"), time: time)
             } catch {
                 throw DaemonError("mqtt: \(error)")
             }

@@ -4,14 +4,15 @@ import Synchronization
 
 /// Runs a `BrightnessSchedule` against the display: applies the level it gives when started
 /// (or reloaded), then each change on the first frame due at or after its instant, by a
-/// wall-clock timer, so a clock set by NTP or a daylight-saving change is followed.
+/// wall-clock timer on the frame clock's `time`, so a clock set by NTP or a daylight-saving
+/// change is followed.
 final class BrightnessScheduler: Sendable {
     private let display: DisplayControl
     private let clock: FrameClock
     private let queue = DispatchQueue(label: "signd.brightness-schedule")
     /// The schedule and its timer; used on `queue` only.
     private nonisolated(unsafe) var schedule = BrightnessSchedule(entries: [], timeZone: .current)
-    private nonisolated(unsafe) var timer: DispatchSourceTimer?
+    private nonisolated(unsafe) var timer: (any ScheduledWork)?
 
     init(display: DisplayControl, clock: FrameClock) {
         self.display = display
@@ -26,7 +27,7 @@ final class BrightnessScheduler: Sendable {
             self.schedule = schedule
             timer?.cancel()
             timer = nil
-            let now = Date()
+            let now = clock.time.date()
             guard let latest = schedule.latest(atOrBefore: now), let level = schedule.level(at: now) else { return }
             let requested = display.setAt.map { $0 > latest.start.timeIntervalSince1970 } ?? false
             if !(keepRequested && requested) {
@@ -45,20 +46,18 @@ final class BrightnessScheduler: Sendable {
         }
     }
 
-    /// Arms the timer for the next change after `date`, 2 ms ahead so the frame due at the
-    /// change already shows it (on `queue`).
+    /// Arms the timer for the next change after `date`, `FrameClock.lead` ahead so the frame
+    /// due at the change already shows it (on `queue`).
     private func arm(after date: Date) {
         guard let change = schedule.next(after: date) else { return }
-        timer = DispatchSource.wallClockTimer(
-            at: change.start.addingTimeInterval(-0.002), leeway: .milliseconds(1), queue: queue
-        ) { [weak self] in self?.changeDue(change) }
+        timer = clock.run(beforeFrameAtDate: change.start, leeway: .milliseconds(1), on: queue) { [weak self] in
+            self?.changeDue(change)
+        }
     }
 
     /// A change is due (on `queue`): show it from the first frame at or after its instant.
     private func changeDue(_ change: BrightnessSchedule.Change) {
-        let wait = change.start.timeIntervalSinceNow
-        let monotonic = MonotonicClock.now() &+ UInt64(max(0, wait) * 1e9)
-        let from = clock.sceneTime(ofFirstFrameAtOrAfterMonotonic: monotonic)
+        let from = clock.sceneTime(ofFirstFrameAtOrAfter: change.start)
         display.setBrightness(change.entry.value, duration: change.entry.fade, now: from)
         arm(after: change.start)
     }

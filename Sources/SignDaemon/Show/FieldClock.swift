@@ -15,7 +15,7 @@ final class FieldClock: Sendable {
     private let clock: FrameClock
     private let queue = DispatchQueue(label: "signd.field-clock")
     /// The timer and the turn it is armed for; used on `queue` only.
-    private nonisolated(unsafe) var timer: DispatchSourceTimer?
+    private nonisolated(unsafe) var timer: (any ScheduledWork)?
     private nonisolated(unsafe) var armedFor: Date?
 
     init(store: SceneStore, clock: FrameClock) {
@@ -26,7 +26,7 @@ final class FieldClock: Sendable {
     /// Follows the store's texts from now on.
     func start() {
         store.onTextsChanged { [weak self] in self?.textsChanged() }
-        queue.async { self.arm(after: Date()) }
+        clock.time.async(on: queue) { self.arm(after: self.clock.time.date()) }
     }
 
     /// Stops the timer (the daemon is stopping).
@@ -39,10 +39,11 @@ final class FieldClock: Sendable {
 
     /// A text changed: a turn earlier than the armed one (a new seconds field) re-arms.
     private func textsChanged() {
-        queue.async {
-            guard let next = self.store.nextFieldChange(after: Date()) else { return }
+        clock.time.async(on: queue) {
+            let now = self.clock.time.date()
+            guard let next = self.store.nextFieldChange(after: now) else { return }
             if let armed = self.armedFor, armed <= next { return }
-            self.arm(after: Date())
+            self.arm(after: now)
         }
     }
 
@@ -52,17 +53,15 @@ final class FieldClock: Sendable {
         timer = nil
         armedFor = nil
         guard let turn = store.nextFieldChange(after: date) else { return }
-        timer = DispatchSource.wallClockTimer(
-            at: turn.addingTimeInterval(-Self.lead), leeway: .milliseconds(5), queue: queue
-        ) { [weak self] in self?.turnDue(turn) }
+        timer = clock.time.schedule(atDate: turn.addingTimeInterval(-Self.lead), leeway: .milliseconds(5), on: queue) {
+            [weak self] in self?.turnDue(turn)
+        }
         armedFor = turn
     }
 
     /// The turn is near (on `queue`): prepare its texts for the frame due at it.
     private func turnDue(_ turn: Date) {
-        let wait = turn.timeIntervalSinceNow
-        let monotonic = MonotonicClock.now() &+ UInt64(max(0, wait) * 1e9)
-        let from = clock.sceneTime(ofFirstFrameAtOrAfterMonotonic: monotonic)
+        let from = clock.sceneTime(ofFirstFrameAtOrAfter: turn)
         store.refreshFields(at: turn, from: from, now: clock.sceneTime())
         arm(after: turn)
     }

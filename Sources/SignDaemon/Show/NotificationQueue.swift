@@ -48,7 +48,7 @@ final class NotificationQueue: Sendable {
     private let serial = Mutex(())
     private let queue = DispatchQueue(label: "signd.notifications")
     /// The timer for the next start, end or fold (on `queue`).
-    private nonisolated(unsafe) var timer: DispatchSourceTimer?
+    private nonisolated(unsafe) var timer: (any ScheduledWork)?
 
     init(store: SceneStore, events: EventBus, clock: FrameClock) {
         self.store = store
@@ -196,7 +196,7 @@ final class NotificationQueue: Sendable {
         }
         let updated = run
         runs.withLock { $0[layer] = updated }
-        queue.async { self.handleDue() }
+        clock.time.async(on: queue) { self.handleDue() }
     }
 
     /// Publishes the starts and ends that have come, folds runs that are over, and arms the
@@ -247,12 +247,9 @@ final class NotificationQueue: Sendable {
         timer?.cancel()
         timer = nil
         guard next.isFinite else { return }
-        let timer = DispatchSource.makeTimerSource(queue: queue)
-        timer.schedule(
-            deadline: DispatchTime(uptimeNanoseconds: clock.monotonic(atSceneTime: next)), leeway: .milliseconds(2))
-        timer.setEventHandler { [weak self] in self?.handleDue() }
-        timer.activate()
-        self.timer = timer
+        timer = clock.time.schedule(at: clock.monotonic(atSceneTime: next), leeway: .milliseconds(2), on: queue) {
+            [weak self] in self?.handleDue()
+        }
     }
 
     private func publishStart(_ e: Entry) {

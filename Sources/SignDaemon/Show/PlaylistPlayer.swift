@@ -59,8 +59,8 @@ final class PlaylistPlayer: Sendable {
     private nonisolated(unsafe) var remaining: Double?
     private nonisolated(unsafe) var sceneLoaded: String?
     private nonisolated(unsafe) var entry: Int?
-    private nonisolated(unsafe) var itemTimer: DispatchSourceTimer?
-    private nonisolated(unsafe) var scheduleTimer: DispatchSourceTimer?
+    private nonisolated(unsafe) var itemTimer: (any ScheduledWork)?
+    private nonisolated(unsafe) var scheduleTimer: (any ScheduledWork)?
 
     init(_ parts: Parts) { self.parts = parts }
 
@@ -76,7 +76,7 @@ final class PlaylistPlayer: Sendable {
         queue.sync {
             self.playlists = playlists
             self.schedule = schedule
-            let now = Date()
+            let now = parts.clock.time.date()
             entry = schedule.entry(at: now)
             let candidate = position ?? saved
             if let candidate, let list = playlists.first(where: { $0.name == candidate.playlist }),
@@ -223,8 +223,7 @@ final class PlaylistPlayer: Sendable {
 
     /// Runs `body` on `queue` just before the frame due at scene time `from`.
     private func at(_ from: Double, _ body: @escaping @Sendable () -> Void) {
-        let deadline = parts.clock.monotonic(atSceneTime: from) &- 2_000_000
-        queue.asyncAfter(deadline: DispatchTime(uptimeNanoseconds: deadline), execute: body)
+        parts.clock.run(beforeFrameAt: from, on: queue, body)
     }
 
     private func showScene(_ path: String) {
@@ -323,11 +322,9 @@ final class PlaylistPlayer: Sendable {
         guard let end = itemEnd, position?.paused != true else { return }
         let left = end.end - localNow(end.layer)
         let wait = min(max(left - Self.lead, 0), 1)
-        let timer = DispatchSource.makeTimerSource(flags: .strict, queue: queue)
-        timer.schedule(deadline: .now() + wait, leeway: .milliseconds(2))
-        timer.setEventHandler { [weak self] in self?.itemDue() }
-        timer.activate()
-        itemTimer = timer
+        itemTimer = parts.clock.time.schedule(after: wait, leeway: .milliseconds(2), on: queue) { [weak self] in
+            self?.itemDue()
+        }
     }
 
     /// The item may be near its end (on `queue`): show the next one from the frame due then.
@@ -349,8 +346,8 @@ final class PlaylistPlayer: Sendable {
         scheduleTimer?.cancel()
         scheduleTimer = nil
         guard let boundary = schedule.nextBoundary(after: date) else { return }
-        scheduleTimer = DispatchSource.wallClockTimer(
-            at: boundary.addingTimeInterval(-Self.lead), leeway: .milliseconds(5), queue: queue
+        scheduleTimer = parts.clock.time.schedule(
+            atDate: boundary.addingTimeInterval(-Self.lead), leeway: .milliseconds(5), on: queue
         ) { [weak self] in self?.boundaryDue(boundary) }
     }
 
@@ -360,9 +357,7 @@ final class PlaylistPlayer: Sendable {
         let next = schedule.entry(at: boundary)
         if next != entry {
             entry = next
-            let wait = boundary.timeIntervalSinceNow
-            let from = parts.clock.sceneTime(
-                ofFirstFrameAtOrAfterMonotonic: MonotonicClock.now() &+ UInt64(max(0, wait) * 1e9))
+            let from = parts.clock.sceneTime(ofFirstFrameAtOrAfter: boundary)
             apply(target(of: next), from: from)
             parts.changed()
         }

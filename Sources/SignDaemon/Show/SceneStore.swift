@@ -11,6 +11,8 @@ import Synchronization
 /// after a reload comes from one place.
 public final class SceneStore: Sendable {
     public let fonts: FontLibrary
+    /// The wall clock live fields are expanded at, and the monotonic clock retired scenes wait on.
+    private let time: any SignClock
     private let current: Mutex<PreparedScene>
     /// The config's scene and the run-time changes; written only under `changes`.
     private let show: Mutex<(config: Scene, runtime: RuntimeState)>
@@ -21,22 +23,20 @@ public final class SceneStore: Sendable {
     /// The minute (or second) turn whose new field values are already prepared, with the
     /// scene time of its frame: a text set after that is brought up to it too.
     private let preparedTurn = Mutex<(date: Date, from: Double)?>(nil)
-    /// Told after a change of what texts are shown (the field clock re-arms). Held in a box:
-    /// an optional closure copied out of a `Mutex` leaked its context on every call (32
-    /// bytes twice, found by heaptrack under a `set-var` storm).
-    private let textsChanged = Mutex<Observer?>(nil)
-
-    private final class Observer: Sendable {
-        let body: @Sendable () -> Void
-        init(_ body: @escaping @Sendable () -> Void) { self.body = body }
-    }
+    /// Told after a change of what texts are shown (the field clock re-arms).
+    private let textsChanged = CallbackSlot<Void>()
 
     /// Prepares `config` with the `saved` changes that still apply, its motion starting at 0,
-    /// its live fields expanded with `fieldValues` and the saved variables.
+    /// its live fields expanded with `fieldValues` and the saved variables as they stand at
+    /// `date` (default: `time`'s wall clock, which later changes read, and whose monotonic
+    /// clock retired scenes wait on).
     public init(
         config: Scene, saved: PersistedState = PersistedState(), fonts: FontLibrary,
-        fieldValues: LiveFields.Values = LiveFields.Values(), at date: Date = Date()
+        fieldValues: LiveFields.Values = LiveFields.Values(), at date: Date? = nil,
+        time: any SignClock = SystemClock()
     ) throws(FreeTypeError) {
+        self.time = time
+        let date = date ?? time.date()
         var values = fieldValues
         for (name, value) in saved.variables
         where Request.SetVar.isValidName(name) && value.unicodeScalars.count <= Request.maxTextLength
@@ -80,13 +80,13 @@ public final class SceneStore: Sendable {
         }
         // Only kept here: this may run on the frame clock's queue (a reload's swap). The
         // change's own thread frees what has expired, once it is done (`releaseRetired`).
-        retired.withLock { $0.append((old, MonotonicClock.now() + Self.retiredFor)) }
+        retired.withLock { $0.append((old, time.now() + Self.retiredFor)) }
     }
 
     /// Frees the replaced scenes no frame can be drawing any more (called now and then, so a
     /// board left alone does not keep its last changes' scenes).
     public func releaseRetired() {
-        let now = MonotonicClock.now()
+        let now = time.now()
         // The list is in the order scenes were retired: what may go is a prefix.
         let expired: [(scene: PreparedScene, until: UInt64)] = retired.withLock { list in
             let over = max(list.count - Self.maxRetired, list.prefix { $0.until <= now }.count)
@@ -110,11 +110,10 @@ public final class SceneStore: Sendable {
 
     /// Calls `body` after every change of the texts shown or the fields' values.
     public func onTextsChanged(_ body: @escaping @Sendable () -> Void) {
-        let observer = Observer(body)
-        textsChanged.withLock { $0 = observer }
+        textsChanged.set(body)
     }
 
-    private func announceTexts() { textsChanged.withLock { $0 }?.body() }
+    private func announceTexts() { textsChanged() }
 
     /// The file's scene under the layers shown now (the config's, or a loaded scene's).
     var fileScene: Scene { show.withLock { $0.runtime.fileScene(config: $0.config) } }
@@ -133,7 +132,7 @@ public final class SceneStore: Sendable {
             runtime.loaded = loaded
             let (scene, kept) = RuntimeState.shown(config: config, runtime: runtime)
             var prepared = try PreparedScene(
-                scene, replacing: self.scene, beginTime: beginTime, fonts: fonts, fields: fields(at: Date()))
+                scene, replacing: self.scene, beginTime: beginTime, fonts: fonts, fields: fields(at: time.date()))
             for (i, layer) in scene.layers.enumerated() {
                 prepared = prepared.setting(
                     running: !kept.active.stopped.contains(layer.id), ofLayer: i, now: beginTime)
@@ -271,7 +270,7 @@ public final class SceneStore: Sendable {
             do throws(PreparedScene.TextChangeError) {
                 changed = try base.settingText(
                     text, ofLayer: index, when: when, now: now, from: from, fonts: fonts, transition: transition,
-                    fields: fields(at: Date()))
+                    fields: fields(at: time.date()))
             } catch {
                 switch error {
                 case .noText(let id): throw ControlError(.invalidArgument, "layer \"\(id)\" shows no text")
@@ -335,7 +334,7 @@ public final class SceneStore: Sendable {
                     sources, begin: begin, firstStart: firstStart, content: slot.tree(at: frozenAt), frozenAt: frozenAt,
                     lag: slot.lag,
                     transition: effective, rect: shown.rect,
-                    context: PreparationContext(base.scene, fonts: fonts, fields: fields(at: Date())),
+                    context: PreparationContext(base.scene, fonts: fonts, fields: fields(at: time.date())),
                     previous: slot.notifications)
             } catch {
                 throw ControlError(.internal, "could not lay out the notification: \(error)")
@@ -368,7 +367,7 @@ public final class SceneStore: Sendable {
                     values.variables[name] = value
                 }
             }
-            refresh(at: Date(), from: now, now: now) { LiveFields.variables(in: $0).contains(name) }
+            refresh(at: time.date(), from: now, now: now) { LiveFields.variables(in: $0).contains(name) }
         }
         announceTexts()
     }
@@ -379,7 +378,7 @@ public final class SceneStore: Sendable {
         changes.withLock { _ in
             guard fieldValues.withLock({ $0.timeZone }) != zone else { return }
             fieldValues.withLock { $0.timeZone = zone }
-            refresh(at: Date(), from: now, now: now) { LiveFields.granularity(of: $0) != nil }
+            refresh(at: time.date(), from: now, now: now) { LiveFields.granularity(of: $0) != nil }
         }
         announceTexts()
     }

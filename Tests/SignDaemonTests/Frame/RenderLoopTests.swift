@@ -41,9 +41,10 @@ struct RenderLoopTests {
         let reports = Mutex<[(report: SlowFrameReport, unreported: Int)]>([])
         let clock = SteppingClock()
         let interval: UInt64 = 10_000_000_000
+        let reportQueue = DispatchQueue(label: "test.slow-frames")
         let loop = RenderLoop(
             store: store, outputs: OutputSet([]), events: EventBus(), slowFrameInterval: interval,
-            clock: { clock.read() }
+            clock: { clock.read() }, reportQueue: reportQueue
         ) { report, unreported in reports.withLock { $0.append((report, unreported)) } }
         /// Frame n, its drawing and sending taking `ns`; `blocking` makes it look as if the
         /// thread had slept (one voluntary switch more than at the tick's start).
@@ -55,16 +56,16 @@ struct RenderLoopTests {
                     number: n, deadline: 0, time: Double(n) / 120, period: period,
                     switchesAtStart: blocking ? switches - 1 : switches))
         }
-        func waitFor(_ count: Int) -> [(report: SlowFrameReport, unreported: Int)] {
-            let deadline = Date().addingTimeInterval(5)
-            while reports.withLock({ $0.count < count }) && Date() < deadline { Thread.sleep(forTimeInterval: 0.01) }
-            Thread.sleep(forTimeInterval: 0.05)  // and no more than that
+        /// Every report the frames so far made: a report is queued before `render` returns,
+        /// so once the queue has run what it holds, none is on its way.
+        func reported() -> [(report: SlowFrameReport, unreported: Int)] {
+            reportQueue.sync {}
             return reports.withLock { $0 }
         }
 
         render(1, taking: 2_000_000)
         render(2, taking: 5_000_000)
-        var seen = waitFor(1)
+        var seen = reported()
         #expect(seen.count == 1, "2 ms of an 8 ms period is not slow; 5 ms is")
         let report = try #require(seen.first).report
         #expect(report.frame == 2)
@@ -79,23 +80,22 @@ struct RenderLoopTests {
 
         render(3, taking: 6_000_000)
         render(4, taking: 7_000_000)
-        Thread.sleep(forTimeInterval: 0.1)
-        seen = reports.withLock { $0 }
+        seen = reported()
         #expect(seen.count == 1, "slow frames within the interval are counted, not told")
         render(5, taking: 30_000_000)
-        seen = waitFor(2)
+        seen = reported()
         #expect(seen.count == 2 && seen.last?.report.frame == 5, "a frame of three periods or more is always told")
         #expect(seen.last?.unreported == 2, "with the frames left untold before it (3 and 4)")
 
         clock.advance(by: interval)
         render(6, taking: 5_000_000)
-        seen = waitFor(3)
+        seen = reported()
         #expect(seen.count == 3)
         #expect(seen.last?.report.frame == 6 && seen.last?.unreported == 0, "an interval after the last report")
         #expect(seen.last?.report.blocked == false && seen.last?.report.message.contains("blocked") == false)
 
         render(7, taking: 40_000_000, blocking: true)
-        seen = waitFor(4)
+        seen = reported()
         #expect(seen.last?.report.blocked == true && seen.last?.report.message.contains("of CPU, blocked)") == true)
     }
 
@@ -119,14 +119,15 @@ struct RenderLoopTests {
         let reports = Mutex<[SlowFrameReport]>([])
         let clock = SteppingClock()
         let sinks = [CountingSink(name: "shm0"), CountingSink(name: "board")]
+        let reportQueue = DispatchQueue(label: "test.slow-frames")
         let loop = RenderLoop(
-            store: store, outputs: OutputSet(sinks), events: EventBus(), clock: { clock.read() }
+            store: store, outputs: OutputSet(sinks), events: EventBus(), clock: { clock.read() },
+            reportQueue: reportQueue
         ) { report, _ in reports.withLock { $0.append(report) } }
         // Four reads a frame with two outputs: before drawing, after drawing, after each send.
         clock.set(step: 3_000_000)
         loop.render(FrameClock.Tick(number: 9, deadline: 0, time: 0.1, period: 8_000_000))
-        let deadline = Date().addingTimeInterval(5)
-        while reports.withLock({ $0.isEmpty }) && Date() < deadline { Thread.sleep(forTimeInterval: 0.01) }
+        reportQueue.sync {}
         let report = try #require(reports.withLock { $0.first })
         #expect(sinks.map { $0.frames.withLock { $0 } } == [1, 1])
         #expect(report.sendNanoseconds == 6_000_000)

@@ -14,8 +14,10 @@ struct SceneStoreTests {
         "a replaced scene outlives the frame drawing it: the change's thread frees it, 100 ms on, never the frame's"
     )
     func replacedScenesAreRetired() throws {
+        let time = VirtualClock()
         let store = try SceneStore(
-            config: Scene(width: 64, height: 16, layers: [TextLayer(id: "main", text: "One")]), fonts: Self.fonts)
+            config: Scene(width: 64, height: 16, layers: [TextLayer(id: "main", text: "One")]), fonts: Self.fonts,
+            time: time)
         // A frame's copy of the scene, and a weak look at a layer only that scene holds.
         var frameCopy: PreparedScene? = store.scene
         weak var drawn = frameCopy?.slots[0].current.tree
@@ -23,7 +25,10 @@ struct SceneStoreTests {
         try store.setText("Three", layer: nil, when: .now, now: 0)
         frameCopy = nil  // the frame is done: had it held the last copy, it would free it here
         #expect(drawn != nil, "the store still holds the replaced scene")
-        Thread.sleep(forTimeInterval: Double(SceneStore.retiredFor) / 1e9 + 0.05)
+        time.advance(by: Double(SceneStore.retiredFor) / 1e9 - 0.001)
+        store.releaseRetired()
+        #expect(drawn != nil, "kept until 100 ms have passed")
+        time.advance(by: 0.001)
         store.releaseRetired()
         #expect(drawn == nil, "freed by the thread that released it, once no frame can draw it")
         _ = frameCopy

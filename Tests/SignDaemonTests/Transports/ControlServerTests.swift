@@ -12,15 +12,24 @@ final class ServerFixture {
     let path = "/tmp/signd-test-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).sock"
     let server: ControlServer
     let store: SceneStore
+    let plane: ControlPlane
 
-    init() throws {
+    /// On the machine's time, or on `time` (scene time, timers and the wall clock `at` is
+    /// checked against all on it).
+    init(time: VirtualClock? = nil) throws {
         let scene = Scene(
             width: 64, height: 16,
             layers: [TextLayer(id: "main", text: "Now Playing"), TextLayer(id: "footer", text: "x")])
-        store = try SceneStore(config: scene, fonts: Self.fonts)
-        let clock = FrameClock(fps: 60) { _ in }
-        server = ControlServer(
-            path: path, plane: ControlPlane(store: store, clock: clock, startedAt: MonotonicClock.now()))
+        let clock: FrameClock
+        if let time {
+            store = try SceneStore(config: scene, fonts: Self.fonts, time: time)
+            clock = FrameClock(fps: 60, time: time, realtimeOffset: time.realtimeOffset) { _ in }
+        } else {
+            store = try SceneStore(config: scene, fonts: Self.fonts)
+            clock = FrameClock(fps: 60) { _ in }
+        }
+        plane = ControlPlane(store: store, clock: clock, startedAt: MonotonicClock.now())
+        server = ControlServer(path: path, plane: plane)
         try server.start(mode: 0o660, group: nil)
     }
 
@@ -156,14 +165,8 @@ struct ControlServerTests {
         #expect(r["error"]?["code"] == "busy")
         #expect(try extra.readLine() == nil)
         clients.removeLast()
-        // The server notices the close asynchronously; a new client gets in once it has.
-        var admitted = false
-        for _ in 0..<100 where !admitted {
-            let c = try f.client()
-            admitted = (try? c.request("ping")) != nil
-            if !admitted { Thread.sleep(forTimeInterval: 0.01) }
-        }
-        #expect(admitted)
+        // The server notices the close on its own thread; a new client gets in once it has.
+        #expect(eventually { (try? f.client().request("ping")) != nil })
         #expect(clients.count == 63)
     }
 
@@ -174,6 +177,9 @@ struct ControlServerTests {
         let flood = Array(String(repeating: #"{"cmd": "status"}"# + "\n", count: 2000).utf8)
         // About 36 KB of requests fits the socket buffer; the ~800 KB of responses do not.
         try stuck.send(raw: flood)
+        // Real time: the server answers the flood on its own threads until the stuck client's
+        // buffer is full, which nothing outside shows; this gives it a head start. Had it not
+        // got that far, the ping below would still have to be answered.
         Thread.sleep(forTimeInterval: 0.2)
         #expect(try f.client().request("ping") == [:])
     }
@@ -181,42 +187,52 @@ struct ControlServerTests {
     @Test("a ping from one client is answered while another client's long text is being prepared")
     func pingDuringLongSetText() throws {
         let f = try ServerFixture()
+        // The changes lane held until the ping is answered: the set-text is still in it then,
+        // however fast the machine.
+        let release = DispatchSemaphore(value: 0)
+        f.plane.onChangesLane { release.wait() }
+        var released = false
+        defer { if !released { release.signal() } }
         let busy = try f.client()
         let text = String(repeating: "Now Playing 안녕하세요 ", count: 400)
         try busy.send(raw: Array((Request(id: 1, Request.SetText(text: text)).line + "\n").utf8))
-        // Let the server read the set-text first; the ping must not queue behind its layout.
-        Thread.sleep(forTimeInterval: 0.02)
         #expect(try f.client().request(Request.Ping()) == [:])
         var poller = pollfd(fd: busy.descriptor, events: Int16(POLLIN), revents: 0)
-        #expect(poll(&poller, 1, 0) == 0, "the long set-text should still be in preparation")
+        #expect(poll(&poller, 1, 0) == 0, "the set-text waits its turn in the changes lane")
+        release.signal()
+        released = true
         let done = try #require(try busy.readLine())
         #expect(Response(line: done).outcome.isSuccess)
     }
 
     @Test("set-text with a future at is answered scheduled, pending until then, then shown")
     func scheduledSetText() throws {
-        let f = try ServerFixture()
+        let time = VirtualClock()
+        let f = try ServerFixture(time: time)
         let c = try f.client()
-        let at = Date().timeIntervalSince1970 + 0.6
+        let at = time.date().timeIntervalSince1970 + 0.6
         #expect(try c.request(Request.SetText(text: "Later"), at: at) == ["scheduled": true])
+        time.advance(by: 0.59)
         let before = try c.request(Request.Status())
         #expect(before["text"] == "Now Playing")
         #expect(before["pending"]?["text"] == "Later")
-        Thread.sleep(forTimeInterval: 0.9)
+        time.advance(by: 0.02)
         #expect(try c.request(Request.Status())["text"] == "Later")
     }
 
     @Test("a reload or a property change with a future at runs then, not before")
     func scheduledChange() throws {
-        let f = try ServerFixture()
+        let time = VirtualClock()
+        let f = try ServerFixture(time: time)
         let c = try f.client()
-        let at = Date().timeIntervalSince1970 + 0.6
+        let at = time.date().timeIntervalSince1970 + 0.6
         #expect(try c.request(Request.Stop(), at: at) == ["scheduled": true])
+        time.advance(by: 0.59)
         #expect(try c.request(Request.Status())["layers"]?.arrayValue?.first?["stopped"] == nil)
-        Thread.sleep(forTimeInterval: 0.9)
+        time.advance(by: 0.02)
         #expect(try c.request(Request.Status())["layers"]?.arrayValue?.first?["stopped"] == true)
         #expect(throws: ControlError.self) {
-            try c.request(Request.Ping(), at: Date().timeIntervalSince1970 + 2 * 86400)
+            try c.request(Request.Ping(), at: time.date().timeIntervalSince1970 + 2 * 86400)
         }
     }
 

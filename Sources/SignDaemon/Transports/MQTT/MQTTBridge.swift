@@ -22,7 +22,9 @@ final class MQTTBridge: Sendable {
     private let client: MosquittoClient
     private let queue = DispatchQueue(label: "signd.mqtt")
     private let link = Mutex(Link())
-    private let publisher = Mutex<DispatchSourceTimer?>(nil)
+    private let publisher = Mutex<(any ScheduledWork)?>(nil)
+    /// What the publishing timer and the heartbeat's age are on.
+    private let time: any SignClock
     private let events: EventForwarder
     private let router: Router
     /// Requests handed to the control plane and not yet answered.
@@ -52,11 +54,14 @@ final class MQTTBridge: Sendable {
 
     /// Connects to `config`'s broker (with `password`, read from its file) on behalf of
     /// `plane`. Throws only for what a configuration cannot fix at run time (libmosquitto
-    /// refusing the options); an unreachable broker is waited for.
-    init(config: DaemonConfig.MQTT, password: String?, plane: ControlPlane, version: String, logger: Logger)
-        throws(MosquittoClient.Failure)
-    {
+    /// refusing the options); an unreachable broker is waited for. (libmosquitto's network
+    /// thread reconnects with its own back-off, on the machine's time.)
+    init(
+        config: DaemonConfig.MQTT, password: String?, plane: ControlPlane, version: String, logger: Logger,
+        time: any SignClock
+    ) throws(MosquittoClient.Failure) {
         self.config = config
+        self.time = time
         self.plane = plane
         self.logger = logger
         self.version = version
@@ -77,13 +82,10 @@ final class MQTTBridge: Sendable {
     /// Starts connecting and publishing.
     func start() throws(MosquittoClient.Failure) {
         plane.events.subscribe(events, to: Set(EventName.allCases))
-        publisher.withLock {
-            let timer = DispatchSource.makeTimerSource(queue: queue)
-            timer.schedule(deadline: .now() + 1, repeating: 1, leeway: .milliseconds(100))
-            timer.setEventHandler { [weak self] in self?.publishState(force: false) }
-            timer.activate()
-            $0 = timer
+        let timer = time.scheduleRepeating(every: 1, leeway: .milliseconds(100), on: queue) { [weak self] in
+            self?.publishState(force: false)
         }
+        publisher.withLock { $0 = timer }
         try client.start()
     }
 
@@ -138,7 +140,7 @@ final class MQTTBridge: Sendable {
                 client.subscribe(HomeAssistantDiscovery.configPattern(nodeID: config.nodeID), qos: 1)
                 publishDiscovery()
             }
-            queue.async { self.publishState(force: true) }
+            time.async(on: queue) { self.publishState(force: true) }
         case .disconnected(let reason):
             let say = link.withLock { l -> Bool in
                 // A broker that refused the connection closes it too: keep its reason.
@@ -199,7 +201,7 @@ final class MQTTBridge: Sendable {
             guard let self else { return }
             inFlight.subtract(1, ordering: .relaxed)
             publishResult(response)
-            queue.async { self.publishState(force: false) }
+            time.async(on: queue) { self.publishState(force: false) }
         }
     }
 
@@ -228,7 +230,7 @@ final class MQTTBridge: Sendable {
             steady[key] = nil
         }
         let fingerprint = JSONValue.object(steady).jsonString
-        let now = Double(MonotonicClock.now()) / 1e9
+        let now = Double(time.now()) / 1e9
         let (sendText, sendState) = link.withLock { l -> (Bool, Bool) in
             let sendText = l.lastText != text
             let sendState = force || l.lastState != fingerprint || now - l.lastStateAt >= Self.stateHeartbeat

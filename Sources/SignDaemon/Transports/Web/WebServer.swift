@@ -40,13 +40,18 @@ public final class WebServer: Sendable {
     }
 
     /// A server for `config`, carrying requests to `plane`, showing `live`'s frames at most
-    /// `previewFPS` times a second. Reads the token file, if any.
-    init(config: DaemonConfig.Web, plane: ControlPlane, live: LiveFrame, previewFPS: Double) throws(DaemonError) {
+    /// `previewFPS` times a second. Reads the token file, if any. The login throttle reads
+    /// `time`; the idle and head deadlines are on the event loop's own clock (NIO's
+    /// `EmbeddedEventLoop` moves it in tests).
+    init(
+        config: DaemonConfig.Web, plane: ControlPlane, live: LiveFrame, previewFPS: Double,
+        time: any SignClock
+    ) throws(DaemonError) {
         self.config = config
         let token = try config.tokenFile.map { path throws(DaemonError) in try WebAuth.readToken(path: path) }
         self.service = WebService(
             plane: plane, auth: WebAuth(token: token), live: live, files: WebPage.files,
-            now: { Double(MonotonicClock.now()) / 1e9 })
+            now: { Double(time.now()) / 1e9 })
         self.previewFPS = previewFPS
         let loop = group.next()
         let counter = Counter()
