@@ -203,16 +203,15 @@ final class PlaylistPlayer: Sendable {
 
     /// Ends the playlist playing, if any: its layer gets its own text back (on `queue`).
     private func finishPlaylist(from: Double) {
-        guard let position, let list = playlists.first(where: { $0.name == position.playlist }) else {
-            self.position = nil
-            return
-        }
+        guard let position else { return }
         self.position = nil
         itemEnd = nil
         remaining = nil
         itemTimer?.cancel()
         itemTimer = nil
         shown.withLock { $0 = nil }
+        // A reload that removed the playlist has laid out the config's own text already.
+        guard let list = playlists.first(where: { $0.name == position.playlist }) else { return }
         let layer = list.layer ?? parts.store.scene.scene.mainLayerID
         if sceneLoaded == nil, let layer, let text = parts.store.ownText(ofLayer: layer) {
             _ = try? parts.store.setText(

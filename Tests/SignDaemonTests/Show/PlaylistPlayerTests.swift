@@ -42,6 +42,23 @@ struct PlaylistPlayerTests {
         #expect(player.status?.label == "Cake")
     }
 
+    @Test("a reload that removes every playlist ends the one playing: no status, no further items")
+    func reloadWithoutPlaylists() throws {
+        let rig = try ShowRig(at: "2026-11-23T10:00:00+01:00")
+        let player = Self.player(rig)
+        defer { player.stop() }
+        let none = ShowSchedule(entries: [], timeZone: ShowRig.berlin)
+        let list = Playlist(name: "shop", items: [.init(.text("Coffee"), duration: 2), .init(.text("Cake"), duration: 3)])
+        player.run(playlists: [list], schedule: none, resuming: nil)
+        rig.advance(toSceneTime: 1)
+        #expect(player.status?.label == "Coffee")
+        player.run(playlists: [], schedule: none, resuming: nil)
+        #expect(player.status == nil)
+        rig.advance(toSceneTime: 20)
+        #expect(rig.recorder.records(.playlistItem).map { $0.string("item") } == ["Coffee"])
+        #expect(player.status == nil)
+    }
+
     @Test("a paused item holds however long virtual time runs, and resumes with what was left of it")
     func pauseHolds() throws {
         let rig = try ShowRig(at: "2026-11-23T10:00:00+01:00")
