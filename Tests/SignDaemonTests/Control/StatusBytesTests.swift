@@ -75,6 +75,14 @@ struct StatusBytesTests {
         #expect(Self.fixed(plane) == Self.expected)
     }
 
+    @Test("the typed status reads back exactly what it writes (what signctl decodes)")
+    func roundTrip() throws {
+        let status: Status = try Response(line: Array(Self.expected.utf8)).result().decode()
+        #expect(status.outputs.first?.counters?.lastError == "the device left")
+        #expect(status.outputs.last?.counters == nil && status.streams.first?.lastFrame == nil)
+        #expect(Response.success(id: 7, try #require(JSONValue(encoding: status).objectValue)).line == Self.expected)
+    }
+
     /// Captured from the dictionary-built `status` before the result was typed.
     /// Captured from the dictionary-built `status`, before the result was typed.
     static let expected = [
@@ -99,29 +107,22 @@ struct StatusBytesTests {
 
 extension StatusBytesTests {
     static func install(_ hooks: inout ControlPlane.Hooks) {
-        hooks.playlistStatus = { ["name": "day", "item": "Coffee {icon:cup}", "index": 1, "paused": true] }
-        hooks.mqtt = {
-            ["state": "ok", "broker": "mqtt://broker:1883", "topic": "signd/demo", "last_error": .null]
-        }
-        hooks.web = { ["listen": "127.0.0.1:8080", "viewers": 2] }
+        hooks.playlistStatus = { PlaylistStatus(name: "day", item: "Coffee {icon:cup}", index: 1, paused: true) }
+        hooks.mqtt = { MQTTStatus(state: .ok, broker: "mqtt://broker:1883", topic: "signd/demo", lastError: nil) }
+        hooks.web = { WebStatus(listen: "127.0.0.1:8080", viewers: 2) }
     }
 
     /// The status line with what depends on the moment it runs (uptime, memory, the build,
     /// scene times) set to fixed values.
     static func fixed(_ plane: ControlPlane) -> String {
         var status = plane.status()
-        status["uptime_s"] = 12.5
-        status["memory"] = ["rss_mb": 10.25, "heap_mb": 3.5]
-        status["version"] = "0.0.0-test"
-        status["commit"] = "abc1234"
-        status["pending"] = ["text": status["pending"]?["text"] ?? .null, "from": 4.25]
-        status["brightness_fade"] = ["to": status["brightness_fade"]?["to"] ?? .null, "until": 1000.5]
-        status["layers"] = .array(
-            (status["layers"]?.arrayValue ?? []).map { layer in
-                guard var o = layer.objectValue, let p = o["pending"] else { return layer }
-                o["pending"] = ["text": p["text"] ?? .null, "from": 4.25]
-                return .object(o)
-            })
-        return Response.success(id: 7, status).line
+        status.uptime = 12.5
+        status.memory = Status.Memory(rss: 10.25, heap: 3.5)
+        status.version = "0.0.0-test"
+        status.commit = "abc1234"
+        status.pending?.from = 4.25
+        status.brightnessFade?.until = 1000.5
+        for i in status.layers.indices { status.layers[i].pending?.from = 4.25 }
+        return Response.success(id: 7, (try? JSONValue(encoding: status).objectValue) ?? [:]).line
     }
 }
