@@ -36,7 +36,7 @@ extension ControlPlane {
         }
         row(Request.SetText.self, .changes, preparesAhead: true) { plane, command, context throws(ControlError) in
             let transition = try plane.transition(command)
-            let when = PreparedScene.When(rawValue: (command.when ?? .now).rawValue)!
+            let when = PreparedScene.When(command.when ?? .now)
             let appears = try plane.store.setText(
                 command.text, layer: command.layer, when: when, now: context.now, from: context.from,
                 transition: transition)
@@ -77,7 +77,7 @@ extension ControlPlane {
             return EmptyResult()
         }
         row(Request.Notify.self, .changes) { plane, command, context throws(ControlError) in
-            let transition = command.transition.map { Transition(kind: Transition.Kind(rawValue: $0.rawValue)!) }
+            let transition = command.transition.map { Transition(kind: Transition.Kind($0)) }
             let id = try plane.notifications.notify(command, transition: transition, now: context.now)
             plane.hooks.changed()
             return Notified(notification: id)
@@ -132,7 +132,7 @@ extension ControlPlane {
     /// The transition a `set-text` asks for; `nil` is the layer's own.
     func transition(_ command: Request.SetText) throws(ControlError) -> Transition? {
         guard let kind = command.transition else { return nil }
-        var transition = Transition(kind: Transition.Kind(rawValue: kind.rawValue)!)
+        var transition = Transition(kind: Transition.Kind(kind))
         if let duration = command.duration { transition.duration = duration }
         if let text = command.timingFunction {
             guard let function = TimingFunction(parsing: text) else {
@@ -153,5 +153,28 @@ extension ControlPlane {
         }
         guard case .object(let object) = json else { throw ControlError(.internal, "a result is not an object") }
         return object
+    }
+}
+
+// The renderer's words for a request's, case by case: a case added to either side fails to
+// compile here instead of failing at run time.
+
+extension PreparedScene.When {
+    init(_ when: When) {
+        switch when {
+        case .now: self = .now
+        case .loopEnd: self = .loopEnd
+        }
+    }
+}
+
+extension Transition.Kind {
+    init(_ kind: TransitionKind) {
+        switch kind {
+        case .cut: self = .cut
+        case .crossfade: self = .crossfade
+        case .slide: self = .slide
+        case .push: self = .push
+        }
     }
 }
