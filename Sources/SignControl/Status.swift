@@ -340,7 +340,8 @@ public struct StreamStatus: Codable, Sendable, Equatable {
     public var lastError: String?
 
     public init(
-        layer: String, protocol: String, listen: String, state: OutputStatus.State, showing: Bool, packets: Int, frames: Int,
+        layer: String, protocol: String, listen: String, state: OutputStatus.State, showing: Bool, packets: Int,
+        frames: Int,
         rejected: [String: Int], lastFrame: Double?, lastError: String?
     ) {
         self.layer = layer

@@ -35,8 +35,8 @@ struct Status: ParsableCommand {
         print("board:    \(status.width)x\(status.height) at \(number(status.fps)) fps")
         print("frames:   \(status.frames) shown, \(status.dropped) dropped")
         let fading = status.brightnessFade.map { ", fading to \(JSONValue.double($0.to).jsonString)" } ?? ""
-        print(
-            "display:  \(status.display.rawValue), brightness \(JSONValue.double(status.brightness).jsonString)\(fading)")
+        let brightness = JSONValue.double(status.brightness).jsonString
+        print("display:  \(status.display.rawValue), brightness \(brightness)\(fading)")
         if let playlist = status.playlist {
             let paused = playlist.paused ? ", paused" : ""
             print(
@@ -50,7 +50,8 @@ struct Status: ParsableCommand {
         let lateness = status.lateness
         print("lateness: p50 \(lateness.p50) ms, p99 \(lateness.p99) ms, max \(lateness.max) ms")
         print("uptime:   \(number(status.uptime)) s")
-        print("signd:    \(status.version.escapingControlCharacters) (commit \(status.commit.escapingControlCharacters))")
+        print(
+            "signd:    \(status.version.escapingControlCharacters) (commit \(status.commit.escapingControlCharacters))")
         for output in status.outputs {
             print("output:   \(Self.line(output))")
         }
@@ -80,7 +81,8 @@ struct Status: ParsableCommand {
 
     /// `name (type): state`, then the counters and last error of outputs that keep them.
     static func line(_ output: OutputStatus) -> String {
-        var line = "\(output.name.escapingControlCharacters) (\(output.type.escapingControlCharacters)): \(output.state.rawValue)"
+        var line =
+            "\(output.name.escapingControlCharacters) (\(output.type.escapingControlCharacters)): \(output.state.rawValue)"
         if let c = output.counters {
             line += ", \(c.framesSent) sent, \(c.dropped) dropped, \(c.errors) errors"
             line += ", \(c.reconnects) reconnects"
@@ -119,7 +121,8 @@ struct Outputs: ParsableCommand {
             print("usb:      no Fadecandy, Framework LED Matrix or configured bulk device found")
         }
         for device in outputs.devices {
-            var line = "usb:      \(device.type) \(device.vid):\(device.pid) bus \(device.bus) address \(device.address)"
+            var line =
+                "usb:      \(device.type) \(device.vid):\(device.pid) bus \(device.bus) address \(device.address)"
             if let serial = device.serial { line += " serial \(serial)" }
             line += device.output.map { " (output \($0))" } ?? " (not in use)"
             print(line)

@@ -28,7 +28,9 @@ struct ResultTests {
                         framesSent: 1, dropped: 0, errors: 4, reconnects: 0, lastError: nil,
                         device: "ddp 10.0.0.2:4048")),
             ],
-            devices: [USBDevice(type: "fadecandy", vid: "1d50", pid: "607a", serial: nil, bus: 1, address: 7, output: nil)])
+            devices: [
+                USBDevice(type: "fadecandy", vid: "1d50", pid: "607a", serial: nil, bus: 1, address: 7, output: nil)
+            ])
         let expected =
             #"{"devices":[{"address":7,"bus":1,"output":null,"pid":"607a","serial":null,"type":"fadecandy","vid":"1d50"}],"#
             + #""outputs":[{"name":"a","state":"ok","type":"terminal"},{"device":"ddp 10.0.0.2:4048","dropped":0,"#
@@ -40,7 +42,8 @@ struct ResultTests {
     @Test("a layer leaves out what does not apply; the realtime keys and a stream's age appear when set")
     func optionalKeys() throws {
         #expect(try line(Status.Layer(id: "x")) == #"{"id":"x"}"#)
-        #expect(try line(Status.Layer(id: "s", zone: "left", stopped: true)) == #"{"id":"s","stopped":true,"zone":"left"}"#)
+        #expect(
+            try line(Status.Layer(id: "s", zone: "left", stopped: true)) == #"{"id":"s","stopped":true,"zone":"left"}"#)
         let stream = StreamStatus(
             layer: "feed", protocol: "e131", listen: "0.0.0.0:5568", state: .ok, showing: true, packets: 9, frames: 3,
             rejected: ["short": 1], lastFrame: 0.017, lastError: nil)

@@ -69,7 +69,8 @@ struct StatusBytesTests {
         try store.setRunning(false, layer: "footer", now: now)
         _ = try store.setText("Next song", layer: nil, when: .loopEnd, now: now)
         plane.display.setBrightness(0.5, duration: 1000, now: now)
-        let notified = plane.handleAndWait(Request(Request.Notify(text: "Doors open", layer: "footer", priority: 3)), from: .socket)
+        let notified = plane.handleAndWait(
+            Request(Request.Notify(text: "Doors open", layer: "footer", priority: 3)), from: .socket)
         #expect(notified.line.contains(#""notification":1"#))
 
         #expect(Self.fixed(plane) == Self.expected)

@@ -20,7 +20,8 @@ enum Metrics {
         out.gauge("signd_uptime_seconds", "Seconds since signd started", status.uptime)
         out.gauge("signd_fps", "Frames a second the frame clock runs at", status.fps)
         out.counter("signd_frames_total", "Frames shown", Double(status.frames))
-        out.counter("signd_frames_dropped_total", "Frames skipped because the clock fell behind", Double(status.dropped))
+        out.counter(
+            "signd_frames_dropped_total", "Frames skipped because the clock fell behind", Double(status.dropped))
         out.counter("signd_frame_stalls_total", "Frames three or more frame periods late", Double(status.stalls))
         out.counter("signd_frame_stalls_own_total", "Stalls signd's own work caused", Double(status.stallsOwn))
 
