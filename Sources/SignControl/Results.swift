@@ -43,10 +43,10 @@ public struct USBDevice: Codable, Sendable, Equatable {
     public var type: String
     public var vid: String
     public var pid: String
-    public var serial: String?
+    @Nullable public var serial: String?
     public var bus: Int
     public var address: Int
-    public var output: String?
+    @Nullable public var output: String?
 
     public init(type: String, vid: String, pid: String, serial: String?, bus: Int, address: Int, output: String?) {
         self.type = type
@@ -56,18 +56,5 @@ public struct USBDevice: Codable, Sendable, Equatable {
         self.bus = bus
         self.address = address
         self.output = output
-    }
-
-    enum CodingKeys: String, CodingKey { case type, vid, pid, serial, bus, address, output }
-
-    public func encode(to encoder: any Encoder) throws {
-        var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encode(type, forKey: .type)
-        try c.encode(vid, forKey: .vid)
-        try c.encode(pid, forKey: .pid)
-        try c.encode(serial, forKey: .serial)
-        try c.encode(bus, forKey: .bus)
-        try c.encode(address, forKey: .address)
-        try c.encode(output, forKey: .output)
     }
 }

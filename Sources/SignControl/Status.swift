@@ -1,7 +1,7 @@
 /// The `status` result (CONTRACTS.md section 2): what is shown, how the clock keeps time,
 /// how the outputs, streams and links fare. The daemon builds one and encodes it for the
-/// socket, HTTP and MQTT; clients decode it. Optionals written as `null` when unset are
-/// named so; the others are left out when unset.
+/// socket, HTTP and MQTT; clients decode it. A `@Nullable` optional is written as `null`
+/// when unset, a plain one is left out.
 public struct Status: Codable, Sendable, Equatable {
     /// The main layer's text, as on screen.
     public var text: String
@@ -35,26 +35,26 @@ public struct Status: Codable, Sendable, Equatable {
     public var streams: [StreamStatus]
     public var memory: Memory
     /// The path `load-scene` showed; `null` when none.
-    public var scene: String?
+    @Nullable public var scene: String? = nil
     /// The level the frame now shows, 0 to 1, to three decimals.
     public var brightness: Double
     public var display: DisplayState
     /// Only while a fade runs.
     public var brightnessFade: BrightnessFade?
     /// The notification showing; `null` when none.
-    public var notification: Notification?
+    @Nullable public var notification: Notification? = nil
     /// Notifications waiting.
     public var queued: Int
     /// The variables `set-var` set.
     public var vars: [String: String]
     /// The playlist playing; `null` when none.
-    public var playlist: PlaylistStatus?
+    @Nullable public var playlist: PlaylistStatus? = nil
     /// The configured playlists' names, in file order.
     public var playlists: [String]
     /// The web page; `null` without `[web]`.
-    public var web: WebStatus?
+    @Nullable public var web: WebStatus? = nil
     /// The MQTT link; `null` without `[mqtt]`.
-    public var mqtt: MQTTStatus?
+    @Nullable public var mqtt: MQTTStatus? = nil
     /// `monotonic` or `realtime`.
     public var timeline: String
     /// On the realtime timeline: the steps of the system clock the frame grid was laid anew for.
@@ -196,44 +196,6 @@ public struct Status: Codable, Sendable, Equatable {
         self.playlists = []
         self.timeline = timeline
     }
-
-    public func encode(to encoder: any Encoder) throws {
-        var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encode(text, forKey: .text)
-        try c.encodeIfPresent(shown, forKey: .shown)
-        try c.encodeIfPresent(pending, forKey: .pending)
-        try c.encode(fps, forKey: .fps)
-        try c.encode(frames, forKey: .frames)
-        try c.encode(dropped, forKey: .dropped)
-        try c.encode(stalls, forKey: .stalls)
-        try c.encode(stallsOwn, forKey: .stallsOwn)
-        try c.encode(version, forKey: .version)
-        try c.encode(commit, forKey: .commit)
-        try c.encode(uptime, forKey: .uptime)
-        try c.encode(width, forKey: .width)
-        try c.encode(height, forKey: .height)
-        try c.encodeIfPresent(canvas, forKey: .canvas)
-        try c.encodeIfPresent(viewport, forKey: .viewport)
-        try c.encode(lateness, forKey: .lateness)
-        try c.encode(layers, forKey: .layers)
-        try c.encode(outputs, forKey: .outputs)
-        try c.encode(streams, forKey: .streams)
-        try c.encode(memory, forKey: .memory)
-        try c.encode(scene, forKey: .scene)
-        try c.encode(brightness, forKey: .brightness)
-        try c.encode(display, forKey: .display)
-        try c.encodeIfPresent(brightnessFade, forKey: .brightnessFade)
-        try c.encode(notification, forKey: .notification)
-        try c.encode(queued, forKey: .queued)
-        try c.encode(vars, forKey: .vars)
-        try c.encode(playlist, forKey: .playlist)
-        try c.encode(playlists, forKey: .playlists)
-        try c.encode(web, forKey: .web)
-        try c.encode(mqtt, forKey: .mqtt)
-        try c.encode(timeline, forKey: .timeline)
-        try c.encodeIfPresent(clockSteps, forKey: .clockSteps)
-        try c.encodeIfPresent(lastClockStep, forKey: .lastClockStep)
-    }
 }
 
 /// An output in `status` and `outputs`: name, type, state, and the counters of outputs
@@ -251,15 +213,15 @@ public struct OutputStatus: Codable, Sendable, Equatable {
     /// Absent for outputs that keep none.
     public var counters: Counters?
 
-    /// What USB, network and shm outputs count; `lastError` and `device` are `null` when unset.
+    /// What USB, network and shm outputs count.
     public struct Counters: Codable, Sendable, Equatable {
         public var framesSent: Int
         public var dropped: Int
         public var errors: Int
         public var reconnects: Int
-        public var lastError: String?
+        @Nullable public var lastError: String?
         /// The device in use: a USB device, a protocol and address, or the shm object's path.
-        public var device: String?
+        @Nullable public var device: String?
 
         public init(
             framesSent: Int, dropped: Int, errors: Int, reconnects: Int, lastError: String?, device: String?
@@ -277,16 +239,6 @@ public struct OutputStatus: Codable, Sendable, Equatable {
             case dropped, errors, reconnects
             case lastError = "last_error"
             case device
-        }
-
-        public func encode(to encoder: any Encoder) throws {
-            var c = encoder.container(keyedBy: CodingKeys.self)
-            try c.encode(framesSent, forKey: .framesSent)
-            try c.encode(dropped, forKey: .dropped)
-            try c.encode(errors, forKey: .errors)
-            try c.encode(reconnects, forKey: .reconnects)
-            try c.encode(lastError, forKey: .lastError)
-            try c.encode(device, forKey: .device)
         }
     }
 
@@ -335,9 +287,8 @@ public struct StreamStatus: Codable, Sendable, Equatable {
     /// `wrong-universe`, `low-priority`.
     public var rejected: [String: Int]
     /// Seconds since the last whole frame, to the millisecond; `null` before the first.
-    public var lastFrame: Double?
-    /// `null` when none.
-    public var lastError: String?
+    @Nullable public var lastFrame: Double?
+    @Nullable public var lastError: String?
 
     public init(
         layer: String, protocol: String, listen: String, state: OutputStatus.State, showing: Bool, packets: Int,
@@ -360,20 +311,6 @@ public struct StreamStatus: Codable, Sendable, Equatable {
         case layer, `protocol`, listen, state, showing, packets, frames, rejected
         case lastFrame = "last_frame_s"
         case lastError = "last_error"
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encode(layer, forKey: .layer)
-        try c.encode(self.protocol, forKey: .protocol)
-        try c.encode(listen, forKey: .listen)
-        try c.encode(state, forKey: .state)
-        try c.encode(showing, forKey: .showing)
-        try c.encode(packets, forKey: .packets)
-        try c.encode(frames, forKey: .frames)
-        try c.encode(rejected, forKey: .rejected)
-        try c.encode(lastFrame, forKey: .lastFrame)
-        try c.encode(lastError, forKey: .lastError)
     }
 }
 
@@ -413,7 +350,7 @@ public struct MQTTStatus: Codable, Sendable, Equatable {
     public var state: State
     public var broker: String
     public var topic: String
-    public var lastError: String?
+    @Nullable public var lastError: String?
 
     public init(state: State, broker: String, topic: String, lastError: String?) {
         self.state = state
@@ -425,13 +362,5 @@ public struct MQTTStatus: Codable, Sendable, Equatable {
     enum CodingKeys: String, CodingKey {
         case state, broker, topic
         case lastError = "last_error"
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encode(state, forKey: .state)
-        try c.encode(broker, forKey: .broker)
-        try c.encode(topic, forKey: .topic)
-        try c.encode(lastError, forKey: .lastError)
     }
 }

@@ -39,6 +39,13 @@ struct ResultTests {
         #expect(try JSONValue.parse(Array(expected.utf8)).decode(OutputsResult.self) == result)
     }
 
+    @Test("a key written as null may also be absent when read (a daemon older than the key)")
+    func nullableMayBeAbsent() throws {
+        let device = try JSONValue.parse(Array(#"{"type":"bulk","vid":"1234","pid":"5678","bus":1,"address":2}"#.utf8))
+            .decode(USBDevice.self)
+        #expect(device.serial == nil && device.output == nil)
+    }
+
     @Test("a layer leaves out what does not apply; the realtime keys and a stream's age appear when set")
     func optionalKeys() throws {
         #expect(try line(Status.Layer(id: "x")) == #"{"id":"x"}"#)
