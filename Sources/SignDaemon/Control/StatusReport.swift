@@ -85,6 +85,7 @@ extension ControlPlane {
         let main = StatusReport.mainText(scene, at: now)
         let hooks = self.hooks
         let timeline = clock.timelineStatus
+        let notices = notifications.status(now: now)
         var status = Status(
             text: main.shown, fps: clock.fps, frames: Int(stats.frames), dropped: Int(stats.dropped),
             stalls: Int(stats.stalls), stallsOwn: Int(stats.ownStalls), version: SignVersion.number,
@@ -97,13 +98,11 @@ extension ControlPlane {
             layers: layers, outputs: hooks.outputs().map(StatusReport.describe),
             streams: hooks.streams().map(StatusReport.describe), memory: StatusReport.describe(ProcessMemory.current()),
             brightness: (display.setting(at: now).brightness * 1000).rounded() / 1000,
-            display: display.isOn ? .on : .off, queued: 0, timeline: timeline.kind)
+            display: display.isOn ? .on : .off, queued: notices.queued, timeline: timeline.kind)
         status.scene = store.runtime.loaded?.path
-        let notices = notifications.status(now: now)
         status.notification = notices.showing.map {
             Status.Notification(id: $0.id, layer: $0.layer, text: $0.text, priority: $0.priority)
         }
-        status.queued = notices.queued
         status.vars = store.variables
         status.playlist = hooks.playlistStatus()
         status.playlists = hooks.playlists()
