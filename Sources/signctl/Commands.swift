@@ -215,7 +215,8 @@ struct Notify: ParsableCommand {
             Request.Notify(
                 text: text, layer: layer, loops: loops, duration: duration, priority: priority, transition: transition),
             at: at)
-        if let id = result.objectValue?["notification"] { print("notification \(id.jsonString)") }
+        // A notification queued for later (`at`) is only `scheduled`: its id comes then.
+        if let notified = try? result.decode(Notified.self) { print("notification \(notified.notification)") }
     }
 }
 

@@ -9,25 +9,23 @@ import SignControl
 enum DaemonNames {
     /// Layer ids.
     static let layers = CompletionKind.custom { words, _, _ in
-        names(words) { $0["layers"]?.arrayValue?.compactMap { $0["id"]?.stringValue } }
+        names(words) { $0.layers.map(\.id) }
     }
 
     /// Names of shm outputs.
     static let sharedMemoryOutputs = CompletionKind.custom { words, _, _ in
-        names(words) { status in
-            status["outputs"]?.arrayValue?.filter { $0["type"] == "shm" }.compactMap { $0["name"]?.stringValue }
-        }
+        names(words) { $0.outputs.filter { $0.type == "shm" }.map(\.name) }
     }
 
     /// Playlist names.
     static let playlists = CompletionKind.custom { words, _, _ in
-        names(words) { $0["playlists"]?.arrayValue?.compactMap(\.stringValue) }
+        names(words) { $0.playlists }
     }
 
-    private static func names(_ words: [String], _ pick: (JSONValue) -> [String]?) -> [String] {
+    private static func names(_ words: [String], _ pick: (SignControl.Status) -> [String]) -> [String] {
         guard let status = status(socket: socket(in: words)) else { return [] }
         // One a line to the shell: a name with a line break in it could not be offered whole.
-        return (pick(status) ?? []).filter { !$0.contains("\n") }
+        return pick(status).filter { !$0.contains("\n") }
     }
 
     /// The socket the words typed so far name.
@@ -40,11 +38,11 @@ enum DaemonNames {
         return SocketPath.resolve(flag: flag)
     }
 
-    private static func status(socket: String) -> JSONValue? {
+    private static func status(socket: String) -> SignControl.Status? {
         guard let client = try? ControlClient(path: socket) else { return nil }
         var limit = timeval(tv_sec: 0, tv_usec: 500_000)
         _ = setsockopt(client.descriptor, SOL_SOCKET, SO_RCVTIMEO, &limit, socklen_t(MemoryLayout<timeval>.size))
         _ = setsockopt(client.descriptor, SOL_SOCKET, SO_SNDTIMEO, &limit, socklen_t(MemoryLayout<timeval>.size))
-        return try? client.request(Request.Status())
+        return try? client.request(Request.Status()).decode()
     }
 }

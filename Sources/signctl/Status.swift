@@ -12,101 +12,84 @@ struct Status: ParsableCommand {
     @OptionGroup var connection: Connection
 
     func run() throws {
-        let status = try connection.request(Request.Status())
+        let result = try connection.request(Request.Status())
         if json {
-            print(status.jsonString)
+            print(result.jsonString)
             return
         }
-        func number(_ key: String) -> String {
-            guard let d = status[key]?.doubleValue else { return "?" }
-            return d == d.rounded() ? String(Int64(d)) : String(d)
-        }
-        let lateness = status["lateness_ms"]
-        func ms(_ key: String) -> String { lateness?[key]?.doubleValue.map { String($0) } ?? "?" }
-        print("text:     \((status["text"]?.stringValue ?? "").escapingControlCharacters)")
-        if let shown = status["shown"]?.stringValue {
+        let status: SignControl.Status = try result.decode()
+        func number(_ d: Double) -> String { d == d.rounded() ? String(Int64(d)) : String(d) }
+        print("text:     \(status.text.escapingControlCharacters)")
+        if let shown = status.shown {
             print("shown:    \(shown.escapingControlCharacters)")
         }
-        if let pending = status["pending"]?["text"]?.stringValue {
-            print("next:     \(pending.escapingControlCharacters) (at the end of this loop)")
+        if let pending = status.pending {
+            print("next:     \(pending.text.escapingControlCharacters) (at the end of this loop)")
         }
-        if let layers = status["layers"]?.arrayValue, layers.count > 1 {
-            for layer in layers {
-                let shown =
-                    layer["text"]?.stringValue ?? layer["zone"].flatMap { $0.stringValue.map { "zone \($0)" } } ?? ""
-                let id = layer["id"]?.stringValue ?? "?"
-                print("  layer \(id.escapingControlCharacters): \(shown.escapingControlCharacters)")
+        if status.layers.count > 1 {
+            for layer in status.layers {
+                let shown = layer.text ?? layer.zone.map { "zone \($0)" } ?? ""
+                print("  layer \(layer.id.escapingControlCharacters): \(shown.escapingControlCharacters)")
             }
         }
-        print("board:    \(number("width"))x\(number("height")) at \(number("fps")) fps")
-        print("frames:   \(number("frames")) shown, \(number("dropped")) dropped")
-        if let brightness = status["brightness"] {
-            let fading = status["brightness_fade"]?.objectValue?["to"].map { ", fading to \($0.jsonString)" } ?? ""
-            print("display:  \(status["display"]?.stringValue ?? "on"), brightness \(brightness.jsonString)\(fading)")
+        print("board:    \(status.width)x\(status.height) at \(number(status.fps)) fps")
+        print("frames:   \(status.frames) shown, \(status.dropped) dropped")
+        let fading = status.brightnessFade.map { ", fading to \(JSONValue.double($0.to).jsonString)" } ?? ""
+        let brightness = JSONValue.double(status.brightness).jsonString
+        print("display:  \(status.display.rawValue), brightness \(brightness)\(fading)")
+        if let playlist = status.playlist {
+            let paused = playlist.paused ? ", paused" : ""
+            print(
+                "playlist: \(playlist.name.escapingControlCharacters), item \(playlist.index + 1): "
+                    + "\(playlist.item.escapingControlCharacters)\(paused)")
         }
-        if let playlist = status["playlist"], let name = playlist["name"]?.stringValue {
-            let index = playlist["index"]?.doubleValue.map { String(Int($0) + 1) } ?? "?"
-            let item = (playlist["item"]?.stringValue ?? "").escapingControlCharacters
-            let paused = playlist["paused"] == true ? ", paused" : ""
-            print("playlist: \(name.escapingControlCharacters), item \(index): \(item)\(paused)")
+        for name in status.vars.keys.sorted() {
+            let value = (status.vars[name] ?? "").escapingControlCharacters
+            print("var:      \(name.escapingControlCharacters) = \(value)")
         }
-        if let vars = status["vars"]?.objectValue, !vars.isEmpty {
-            for name in vars.keys.sorted() {
-                let value = (vars[name]?.stringValue ?? "").escapingControlCharacters
-                print("var:      \(name.escapingControlCharacters) = \(value)")
-            }
-        }
-        print("lateness: p50 \(ms("p50")) ms, p99 \(ms("p99")) ms, max \(ms("max")) ms")
-        print("uptime:   \(number("uptime_s")) s")
-        if let version = status["version"]?.stringValue {
-            let commit = (status["commit"]?.stringValue).map { " (commit \($0.escapingControlCharacters))" } ?? ""
-            print("signd:    \(version.escapingControlCharacters)\(commit)")
-        }
-        for output in status["outputs"]?.arrayValue ?? [] {
+        let lateness = status.lateness
+        print("lateness: p50 \(lateness.p50) ms, p99 \(lateness.p99) ms, max \(lateness.max) ms")
+        print("uptime:   \(number(status.uptime)) s")
+        print(
+            "signd:    \(status.version.escapingControlCharacters) (commit \(status.commit.escapingControlCharacters))")
+        for output in status.outputs {
             print("output:   \(Self.line(output))")
         }
-        for stream in status["streams"]?.arrayValue ?? [] {
+        for stream in status.streams {
             print("stream:   \(Self.streamLine(stream))")
         }
-        if let memory = status["memory"], let rss = memory["rss_mb"]?.doubleValue,
-            let heap = memory["heap_mb"]?.doubleValue
-        {
-            print("memory:   \(rss) MB resident, \(heap) MB heap in use")
-        }
+        print("memory:   \(status.memory.rss) MB resident, \(status.memory.heap) MB heap in use")
     }
 
     /// `layer (protocol address): state`, what came, and what was refused.
-    static func streamLine(_ stream: JSONValue) -> String {
-        func text(_ key: String) -> String { (stream[key]?.stringValue ?? "?").escapingControlCharacters }
-        func count(_ value: JSONValue?) -> String { value?.doubleValue.map { String(Int64($0)) } ?? "?" }
-        var line = "\(text("layer")) (\(text("protocol")) \(text("listen"))): \(text("state"))"
-        line += stream["showing"] == true ? ", showing" : ", transparent"
-        line += ", \(count(stream["packets"])) packets, \(count(stream["frames"])) frames"
-        let refused = (stream["rejected"]?.objectValue ?? [:]).filter { ($0.value.doubleValue ?? 0) > 0 }
+    static func streamLine(_ stream: StreamStatus) -> String {
+        func text(_ s: String) -> String { s.escapingControlCharacters }
+        var line = "\(text(stream.layer)) (\(text(stream.protocol)) \(text(stream.listen))): \(stream.state.rawValue)"
+        line += stream.showing ? ", showing" : ", transparent"
+        line += ", \(stream.packets) packets, \(stream.frames) frames"
+        let refused = stream.rejected.filter { $0.value > 0 }
         if !refused.isEmpty {
             line +=
                 "\n          refused: "
-                + refused.keys.sorted().map { "\($0) \(count(refused[$0]))" }.joined(separator: ", ")
+                + refused.keys.sorted().map { "\($0) \(refused[$0] ?? 0)" }.joined(separator: ", ")
         }
-        if let error = stream["last_error"]?.stringValue {
+        if let error = stream.lastError {
             line += "\n          last error: \(error.escapingControlCharacters)"
         }
         return line
     }
 
     /// `name (type): state`, then the counters and last error of outputs that keep them.
-    static func line(_ output: JSONValue) -> String {
-        let name = (output["name"]?.stringValue ?? "?").escapingControlCharacters
-        let type = (output["type"]?.stringValue ?? "?").escapingControlCharacters
-        var line = "\(name) (\(type)): \(output["state"]?.stringValue ?? "?")"
-        func count(_ key: String) -> String { output[key]?.doubleValue.map { String(Int64($0)) } ?? "?" }
-        if output["frames_sent"] != nil {
-            line += ", \(count("frames_sent")) sent, \(count("dropped")) dropped, \(count("errors")) errors"
-            line += ", \(count("reconnects")) reconnects"
-            if let device = output["device"]?.stringValue {
+    static func line(_ output: OutputStatus) -> String {
+        var line =
+            "\(output.name.escapingControlCharacters) (\(output.type.escapingControlCharacters)): \(output.state.rawValue)"
+        if let c = output.counters {
+            line += ", \(c.framesSent) sent, \(c.dropped) dropped, \(c.errors) errors"
+            line += ", \(c.reconnects) reconnects"
+            if let device = c.device {
                 line += "\n          device: \(device.escapingControlCharacters)"
             }
-            if let error = output["last_error"]?.stringValue {
+            if let error = c.lastError {
                 line += "\n          last error: \(error.escapingControlCharacters)"
             }
         }
@@ -130,18 +113,18 @@ struct Outputs: ParsableCommand {
             print(result.jsonString)
             return
         }
-        for output in result["outputs"]?.arrayValue ?? [] {
+        let outputs: OutputsResult = try result.decode()
+        for output in outputs.outputs {
             print("output:   \(Status.line(output))")
         }
-        let devices = result["devices"]?.arrayValue ?? []
-        if devices.isEmpty { print("usb:      no Fadecandy, Framework LED Matrix or configured bulk device found") }
-        for device in devices {
-            let id = "\(device["vid"]?.stringValue ?? "?"):\(device["pid"]?.stringValue ?? "?")"
-            let bus = device["bus"]?.doubleValue.map { String(Int($0)) } ?? "?"
-            let address = device["address"]?.doubleValue.map { String(Int($0)) } ?? "?"
-            var line = "usb:      \(device["type"]?.stringValue ?? "?") \(id) bus \(bus) address \(address)"
-            if let serial = device["serial"]?.stringValue { line += " serial \(serial)" }
-            line += device["output"]?.stringValue.map { " (output \($0))" } ?? " (not in use)"
+        if outputs.devices.isEmpty {
+            print("usb:      no Fadecandy, Framework LED Matrix or configured bulk device found")
+        }
+        for device in outputs.devices {
+            var line =
+                "usb:      \(device.type) \(device.vid):\(device.pid) bus \(device.bus) address \(device.address)"
+            if let serial = device.serial { line += " serial \(serial)" }
+            line += device.output.map { " (output \($0))" } ?? " (not in use)"
             print(line)
         }
     }

@@ -10,12 +10,10 @@ import SignOutput
 func framebufferName(_ given: String?, connection: Connection) throws -> String {
     if let given { return given }
     // A daemon that answers decides; /dev/shm is searched only when none does.
-    if let client = try? ControlClient(path: connection.path), let status = try? client.request(Request.Status()) {
-        if let shm = status["outputs"]?.arrayValue?.first(where: { $0["type"]?.stringValue == "shm" }),
-            let name = shm["name"]?.stringValue
-        {
-            return name
-        }
+    if let client = try? ControlClient(path: connection.path),
+        let status: SignControl.Status = try? client.request(Request.Status()).decode()
+    {
+        if let shm = status.outputs.first(where: { $0.type == "shm" }) { return shm.name }
         printError("signctl: the daemon at \(connection.path) has no shm output; add an [[output]] with type = \"shm\"")
         throw ExitCode(1)
     }

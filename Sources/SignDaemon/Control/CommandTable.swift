@@ -9,17 +9,17 @@ import SignTiming
 extension ControlPlane {
     static let commandTable: [String: Entry] = {
         var table: [String: Entry] = [:]
-        func row<C: ControlCommand>(
+        func row<C: ControlCommand, R: Encodable>(
             _ type: C.Type, _ lane: Lane, preparesAhead: Bool = false,
-            _ body: @escaping @Sendable (ControlPlane, C, Context) throws(ControlError) -> [String: JSONValue]
+            _ body: @escaping @Sendable (ControlPlane, C, Context) throws(ControlError) -> R
         ) {
             table[C.name] = Entry(lane: lane, preparesAhead: preparesAhead) {
                 plane, command, context throws(ControlError) in
-                try body(plane, command as! C, context)
+                try result(body(plane, command as! C, context))
             }
         }
 
-        row(Request.Ping.self, .inline) { _, _, _ in [:] }
+        row(Request.Ping.self, .inline) { _, _, _ in EmptyResult() }
         row(Request.Status.self, .inline) { plane, _, _ in plane.status() }
         row(Request.Subscribe.self, .inline) { plane, command, context throws(ControlError) in
             guard let subscriber = context.subscriber else {
@@ -27,18 +27,16 @@ extension ControlPlane {
             }
             let events = Set(command.events ?? EventName.allCases)
             plane.events.subscribe(subscriber, to: events)
-            return ["events": .array(events.map(\.rawValue).sorted().map { .string($0) })]
+            return Subscribed(events: events.sorted { $0.rawValue < $1.rawValue })
         }
         row(Request.Outputs.self, .listing) { plane, _, _ throws(ControlError) in
             let outputs = plane.hooks.outputs()
-            return [
-                "outputs": .array(outputs.map(StatusReport.describe)),
-                "devices": .array(try USBDeviceList.devices(outputs: outputs)),
-            ]
+            return OutputsResult(
+                outputs: outputs.map(StatusReport.describe), devices: try USBDeviceList.devices(outputs: outputs))
         }
         row(Request.SetText.self, .changes, preparesAhead: true) { plane, command, context throws(ControlError) in
             let transition = try plane.transition(command)
-            let when = PreparedScene.When(rawValue: (command.when ?? .now).rawValue)!
+            let when = PreparedScene.When(command.when ?? .now)
             let appears = try plane.store.setText(
                 command.text, layer: command.layer, when: when, now: context.now, from: context.from,
                 transition: transition)
@@ -48,12 +46,12 @@ extension ControlPlane {
             // Under notifications, the content that comes back is the new one.
             plane.notifications.refresh(
                 layer: command.layer ?? plane.store.scene.scene.mainLayerID ?? "", now: context.now)
-            return [:]
+            return EmptyResult()
         }
         row(Request.SelectZone.self, .changes) { plane, command, context throws(ControlError) in
             try plane.store.selectZone(command.zone, layer: command.layer, now: context.now)
             plane.hooks.changed()
-            return [:]
+            return EmptyResult()
         }
         row(Request.SetProperty.self, .changes) { plane, command, context throws(ControlError) in
             guard let property = LayerProperty(keyPath: command.keyPath) else {
@@ -66,61 +64,61 @@ extension ControlPlane {
             let value = try PropertyValue.parse(command.value, for: property)
             try plane.store.setProperty(property, to: value, raw: command.value, layer: command.layer, now: context.now)
             plane.hooks.changed()
-            return [:]
+            return EmptyResult()
         }
         row(Request.Stop.self, .changes) { plane, command, context throws(ControlError) in
             try plane.store.setRunning(false, layer: command.layer, now: context.now)
             plane.hooks.changed()
-            return [:]
+            return EmptyResult()
         }
         row(Request.Start.self, .changes) { plane, command, context throws(ControlError) in
             try plane.store.setRunning(true, layer: command.layer, now: context.now)
             plane.hooks.changed()
-            return [:]
+            return EmptyResult()
         }
         row(Request.Notify.self, .changes) { plane, command, context throws(ControlError) in
-            let transition = command.transition.map { Transition(kind: Transition.Kind(rawValue: $0.rawValue)!) }
+            let transition = command.transition.map { Transition(kind: Transition.Kind($0)) }
             let id = try plane.notifications.notify(command, transition: transition, now: context.now)
             plane.hooks.changed()
-            return ["notification": .int(Int64(id))]
+            return Notified(notification: id)
         }
         row(Request.Dismiss.self, .changes) { plane, command, context throws(ControlError) in
             try plane.notifications.dismiss(command.all ? nil : command.notification, now: context.now)
             plane.hooks.changed()
-            return [:]
+            return EmptyResult()
         }
         row(Request.SetVar.self, .changes) { plane, command, context throws(ControlError) in
             try plane.store.setVariable(command.variable, to: command.value, now: context.now)
             plane.hooks.changed()
-            return [:]
+            return EmptyResult()
         }
         row(Request.Playlist.self, .changes) { plane, command, _ throws(ControlError) in
             if let error = plane.hooks.playlist(command) { throw error }
             plane.hooks.changed()
-            return [:]
+            return EmptyResult()
         }
         row(Request.SetBrightness.self, .changes) { plane, command, context in
             plane.display.setBrightness(
                 command.value, duration: command.duration ?? 0, now: context.now,
                 requestedAt: Date().timeIntervalSince1970)
             plane.hooks.changed()
-            return [:]
+            return EmptyResult()
         }
         row(Request.Display.self, .changes) { plane, command, _ in
             plane.display.setOn(command.state == .on)
             plane.hooks.changed()
-            return [:]
+            return EmptyResult()
         }
         /// A file read on request: refused with every problem, or in effect and told about.
         @Sendable func applied(_ problems: [ConfigProblem], refusal: String, _ plane: ControlPlane) throws(ControlError)
-            -> [String: JSONValue]
+            -> EmptyResult
         {
             guard problems.isEmpty else {
                 throw ControlError(
                     .invalidArgument, refusal + ":\n" + problems.map(\.description).joined(separator: "\n"))
             }
             plane.hooks.changed()
-            return [:]
+            return EmptyResult()
         }
         row(Request.LoadScene.self, .changes) { plane, command, _ throws(ControlError) in
             try applied(plane.hooks.loadScene(command.path), refusal: "the scene was not loaded", plane)
@@ -134,7 +132,7 @@ extension ControlPlane {
     /// The transition a `set-text` asks for; `nil` is the layer's own.
     func transition(_ command: Request.SetText) throws(ControlError) -> Transition? {
         guard let kind = command.transition else { return nil }
-        var transition = Transition(kind: Transition.Kind(rawValue: kind.rawValue)!)
+        var transition = Transition(kind: Transition.Kind(kind))
         if let duration = command.duration { transition.duration = duration }
         if let text = command.timingFunction {
             guard let function = TimingFunction(parsing: text) else {
@@ -143,5 +141,40 @@ extension ControlPlane {
             transition.timingFunction = function
         }
         return transition
+    }
+
+    /// A typed result as the object a response carries.
+    static func result(_ value: some Encodable) throws(ControlError) -> [String: JSONValue] {
+        let json: JSONValue
+        do {
+            json = try JSONValue(encoding: value)
+        } catch {
+            throw ControlError(.internal, "a result could not be written: \(error)")
+        }
+        guard case .object(let object) = json else { throw ControlError(.internal, "a result is not an object") }
+        return object
+    }
+}
+
+// The renderer's words for a request's, case by case: a case added to either side fails to
+// compile here instead of failing at run time.
+
+extension PreparedScene.When {
+    init(_ when: When) {
+        switch when {
+        case .now: self = .now
+        case .loopEnd: self = .loopEnd
+        }
+    }
+}
+
+extension Transition.Kind {
+    init(_ kind: TransitionKind) {
+        switch kind {
+        case .cut: self = .cut
+        case .crossfade: self = .crossfade
+        case .slide: self = .slide
+        case .push: self = .push
+        }
     }
 }

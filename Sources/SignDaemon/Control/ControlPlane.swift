@@ -31,17 +31,17 @@ public final class ControlPlane: Sendable {
         public var playlist: @Sendable (Request.Playlist) -> ControlError? = { _ in
             ControlError(.notFound, "no playlist is configured")
         }
-        /// The playlist playing, for `status`: `{name, item, index, paused}` or null.
-        public var playlistStatus: @Sendable () -> JSONValue = { .null }
+        /// The playlist playing, for `status`; nil when none.
+        public var playlistStatus: @Sendable () -> PlaylistStatus? = { nil }
         /// The configured playlists' names, for `status`.
         public var playlists: @Sendable () -> [String] = { [] }
         /// The board's window on a larger canvas: `(width, height, x, y)` of the board, and the
         /// canvas's size; nil when the board is the whole sign.
         public var window: @Sendable () -> (board: (Int, Int, Int, Int), canvas: (Int, Int))? = { nil }
-        /// The MQTT link, for `status`: `{state, broker, topic, last_error}` or null.
-        public var mqtt: @Sendable () -> JSONValue = { .null }
-        /// The web server, for `status`: `{listen, viewers}` or null when there is none.
-        public var web: @Sendable () -> JSONValue = { .null }
+        /// The MQTT link, for `status`; nil without `[mqtt]`.
+        public var mqtt: @Sendable () -> MQTTStatus? = { nil }
+        /// The web server, for `status`; nil when there is none.
+        public var web: @Sendable () -> WebStatus? = { nil }
 
         public init() {}
     }
@@ -75,6 +75,9 @@ public final class ControlPlane: Sendable {
         let preparesAhead: Bool
         let run: @Sendable (ControlPlane, any ControlCommand, Context) throws(ControlError) -> [String: JSONValue]
     }
+
+    /// The answer to a request with a future `at`: `{"scheduled": true}`.
+    static let scheduledResult = try! result(Scheduled())
 
     /// Most requests with a future `at` waiting at once; more are refused with `busy`.
     public static let maxScheduled = 1024
@@ -170,7 +173,7 @@ public final class ControlPlane: Sendable {
                 defer { self.scheduled.subtract(1, ordering: .relaxed) }
                 let response = run(
                     Context(source: source, now: self.clock.sceneTime(), from: from, subscriber: subscriber))
-                reply(response.outcome.isSuccess ? .success(id: id, ["scheduled": true]) : response)
+                reply(response.outcome.isSuccess ? .success(id: id, Self.scheduledResult) : response)
             }
             return
         }
@@ -186,7 +189,7 @@ public final class ControlPlane: Sendable {
                     metadata: ["cmd": "\(request.name)", "source": "\(source.rawValue)", "error": "\(error)"])
             }
         }
-        reply(.success(id: id, ["scheduled": true]))
+        reply(.success(id: id, Self.scheduledResult))
     }
 
     /// Carries out `request` and waits for its response (for signals and tests; never call

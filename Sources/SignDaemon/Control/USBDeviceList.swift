@@ -5,7 +5,7 @@ import SignUSB
 /// `outputs`: the USB LED controllers present on the bus (the kinds signd drives, and the
 /// VID:PID of configured bulk panels), with the output using each one.
 enum USBDeviceList {
-    static func devices(outputs: [any FrameSink]) throws(ControlError) -> [JSONValue] {
+    static func devices(outputs: [any FrameSink]) throws(ControlError) -> [USBDevice] {
         let sinks = outputs.compactMap { $0 as? USBSink }
         var kinds: [(UInt16, UInt16, String)] = [
             (FadecandyDevice.vendorID, FadecandyDevice.productID, "fadecandy"),
@@ -25,13 +25,9 @@ enum USBDeviceList {
         return found.map { info, serial in
             let kind = kinds.first { $0.0 == info.vendorID && $0.1 == info.productID }!.2
             let user = inUse.first { $0.1 == info }
-            return .object([
-                "type": .string(kind),
-                "vid": .string(USBMatch.hex(info.vendorID)), "pid": .string(USBMatch.hex(info.productID)),
-                "serial": (serial ?? user?.2).map { .string($0) } ?? .null,
-                "bus": .int(Int64(info.bus)), "address": .int(Int64(info.address)),
-                "output": user.map { .string($0.0) } ?? .null,
-            ])
+            return USBDevice(
+                type: kind, vid: USBMatch.hex(info.vendorID), pid: USBMatch.hex(info.productID),
+                serial: serial ?? user?.2, bus: Int(info.bus), address: Int(info.address), output: user?.0)
         }
     }
 }

@@ -14,15 +14,14 @@ extension Daemon {
         // The live frame kept for the web page is not an output of the sign's.
         hooks.outputs = { [outputs] in outputs.all.filter { !($0 is LiveFrame) } }
         hooks.playlists = { [self] in config.withLock { $0.playlists.map(\.name) } }
-        hooks.mqtt = { [mqtt] in mqtt?.status ?? .null }
+        hooks.mqtt = { [mqtt] in mqtt?.status }
         hooks.window = { [self] in
             let display = config.withLock { $0.display }
             guard let window = Self.window(display), let canvas = display.canvas else { return nil }
             return ((window.width, window.height, window.x, window.y), (canvas.a, canvas.b))
         }
         hooks.web = { [web] in
-            guard let web else { return .null }
-            return ["listen": .string(web.config.listen), "viewers": .int(Int64(web.viewerCount))]
+            web.map { WebStatus(listen: $0.config.listen, viewers: $0.viewerCount) }
         }
         hooks.streams = { [streams] in streams.all }
         hooks.loadScene = { [self] path in loadScene(path) }
@@ -38,11 +37,8 @@ extension Daemon {
             }
         }
         hooks.playlistStatus = { [self] in
-            guard let (position, label) = player.withLock({ $0 })?.status else { return .null }
-            return [
-                "name": .string(position.playlist), "item": .string(label), "index": .int(Int64(position.index)),
-                "paused": .bool(position.paused),
-            ]
+            guard let (position, label) = player.withLock({ $0 })?.status else { return nil }
+            return PlaylistStatus(name: position.playlist, item: label, index: position.index, paused: position.paused)
         }
         return hooks
     }

@@ -110,8 +110,8 @@ struct RuntimeStateTests {
         let appears = try #require(try store.setText("Next song", layer: nil, when: .loopEnd, now: now))
         #expect(appears > now)
         let status = plane.status()
-        #expect(status["text"] == "From config")
-        #expect(status["pending"]?["text"] == "Next song")
+        #expect(status.text == "From config")
+        #expect(status.pending?.text == "Next song")
         #expect(plane.statusLine().contains(#""From config" (next: "Next song")"#))
         #expect(store.scene.text(ofLayer: 0, at: appears + 0.01) == "Next song")
         // Saved as what the board will show.

@@ -32,7 +32,7 @@ final class MQTTBridge: Sendable {
 
     /// The link to the broker, as `status` reports it.
     private struct Link {
-        var state = "waiting"
+        var state = MQTTStatus.State.waiting
         var lastError: String?
         var connected = false
         /// What was last published to `state` and `text/state`, and when `state` was.
@@ -100,13 +100,10 @@ final class MQTTBridge: Sendable {
         client.stop()
     }
 
-    /// The link for `status`: `{state, broker, topic, last_error}`.
-    var status: JSONValue {
+    /// The link for `status`.
+    var status: MQTTStatus {
         let now = link.withLock { $0 }
-        return [
-            "state": .string(now.state), "broker": .string(config.url), "topic": .string(config.topic),
-            "last_error": now.lastError.map { .string($0) } ?? .null,
-        ]
+        return MQTTStatus(state: now.state, broker: config.url, topic: config.topic, lastError: now.lastError)
     }
 
     // MARK: - From the broker
@@ -117,7 +114,7 @@ final class MQTTBridge: Sendable {
         switch event {
         case .connected:
             let first = link.withLock { l -> Bool in
-                l.state = "ok"
+                l.state = .ok
                 l.lastError = nil
                 l.connected = true
                 l.lastState = nil
@@ -146,7 +143,7 @@ final class MQTTBridge: Sendable {
                 // A broker that refused the connection closes it too: keep its reason.
                 let refused = !l.connected && l.lastError?.hasPrefix("refused") == true && !reason.hasPrefix("refused")
                 let said = l.connected || (l.lastError != reason && !refused)
-                l.state = "waiting"
+                l.state = .waiting
                 l.connected = false
                 if !refused { l.lastError = reason }
                 return said
@@ -221,15 +218,10 @@ final class MQTTBridge: Sendable {
     /// while connected: a broker that is away gets the state when it is back, not a queue.
     private func publishState(force: Bool) {
         guard link.withLock({ $0.connected }) else { return }
-        guard case .success(let result) = plane.handleAndWait(Request(Request.Status()), from: .mqtt).outcome else {
-            return
-        }
-        let text = (result["shown"] ?? result["text"])?.stringValue ?? ""
-        var steady = result
-        for key in ["frames", "uptime_s", "lateness_ms", "memory", "dropped", "stalls", "stalls_own", "mqtt", "web"] {
-            steady[key] = nil
-        }
-        let fingerprint = JSONValue.object(steady).jsonString
+        let status = plane.status()
+        guard let state = try? JSONValue(encoding: status).jsonString else { return }
+        let text = status.shown ?? status.text
+        guard let fingerprint = try? JSONValue(encoding: Self.steady(status)).jsonString else { return }
         let now = Double(time.now()) / 1e9
         let (sendText, sendState) = link.withLock { l -> (Bool, Bool) in
             let sendText = l.lastText != text
@@ -243,14 +235,28 @@ final class MQTTBridge: Sendable {
         }
         if sendText { client.publish(config.topic + "/text/state", text, qos: 1, retain: true) }
         if sendState {
-            client.publish(config.topic + "/state", JSONValue.object(result).jsonString, qos: 1, retain: true)
+            client.publish(config.topic + "/state", state, qos: 1, retain: true)
         }
         // A reload that changed the playlists changes the select's options (or removes it).
-        if config.discovery, let names = result["playlists"]?.arrayValue?.compactMap(\.stringValue),
-            let offered = link.withLock({ $0.discovered }), offered != names
-        {
+        if config.discovery, let offered = link.withLock({ $0.discovered }), offered != status.playlists {
             publishDiscovery()
         }
+    }
+
+    /// What a change of `state` is judged by: `status` with what changes all the time
+    /// (the frame counters, lateness, uptime, memory, and the web and MQTT links) set aside.
+    static func steady(_ status: Status) -> Status {
+        var steady = status
+        steady.frames = 0
+        steady.dropped = 0
+        steady.stalls = 0
+        steady.stallsOwn = 0
+        steady.uptime = 0
+        steady.lateness = Status.Lateness(p50: 0, p99: 0, max: 0)
+        steady.memory = Status.Memory(rss: 0, heap: 0)
+        steady.web = nil
+        steady.mqtt = nil
+        return steady
     }
 
     private var discovery: HomeAssistantDiscovery {

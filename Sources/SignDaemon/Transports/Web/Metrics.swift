@@ -11,20 +11,19 @@ enum Metrics {
     /// Bucket bounds of the lateness histogram, in seconds.
     static let latenessBounds: [Double] = [0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1]
 
-    /// The exposition of `status` (a `status` result), `lateness` and `memory` (read for
-    /// bytes: `status` rounds to hundredths of a MiB).
-    static func exposition(status: [String: JSONValue], lateness: LatenessHistogram, memory: ProcessMemory) -> String {
+    /// The exposition of `status`, `lateness` and `memory` (read for bytes: `status` rounds
+    /// to hundredths of a MiB).
+    static func exposition(status: Status, lateness: LatenessHistogram, memory: ProcessMemory) -> String {
         var out = Exposition()
         out.family("signd_build_info", .gauge, "signd's release and the commit it was built from")
-        out.sample(
-            "signd_build_info",
-            ["version": status["version"]?.stringValue ?? "", "commit": status["commit"]?.stringValue ?? ""], 1)
-        out.gauge("signd_uptime_seconds", "Seconds since signd started", status["uptime_s"])
-        out.gauge("signd_fps", "Frames a second the frame clock runs at", status["fps"])
-        out.counter("signd_frames_total", "Frames shown", status["frames"])
-        out.counter("signd_frames_dropped_total", "Frames skipped because the clock fell behind", status["dropped"])
-        out.counter("signd_frame_stalls_total", "Frames three or more frame periods late", status["stalls"])
-        out.counter("signd_frame_stalls_own_total", "Stalls signd's own work caused", status["stalls_own"])
+        out.sample("signd_build_info", ["version": status.version, "commit": status.commit], 1)
+        out.gauge("signd_uptime_seconds", "Seconds since signd started", status.uptime)
+        out.gauge("signd_fps", "Frames a second the frame clock runs at", status.fps)
+        out.counter("signd_frames_total", "Frames shown", Double(status.frames))
+        out.counter(
+            "signd_frames_dropped_total", "Frames skipped because the clock fell behind", Double(status.dropped))
+        out.counter("signd_frame_stalls_total", "Frames three or more frame periods late", Double(status.stalls))
+        out.counter("signd_frame_stalls_own_total", "Stalls signd's own work caused", Double(status.stallsOwn))
 
         out.family("signd_frame_lateness_seconds", .histogram, "How late each frame came after its deadline")
         for bound in latenessBounds {
@@ -35,69 +34,64 @@ enum Metrics {
         out.sample("signd_frame_lateness_seconds_sum", [:], Double(lateness.sum) / 1e9)
         out.sample("signd_frame_lateness_seconds_count", [:], Double(lateness.count))
 
-        out.gauge("signd_brightness", "The brightness the frame shows, 0 to 1", status["brightness"])
-        out.gauge("signd_display_on", "1 while the display is on", .double(status["display"] == "off" ? 0 : 1))
-        out.gauge("signd_notifications_queued", "Notifications waiting to be shown", status["queued"])
-        out.gauge(
-            "signd_notification_showing", "1 while a notification is shown",
-            .double(status["notification"].map { $0 == .null ? 0 : 1 } ?? 0))
-        out.gauge("signd_resident_memory_bytes", "Resident memory", .int(Int64(memory.residentBytes)))
-        out.gauge("signd_heap_bytes", "Heap allocated and not freed", .int(Int64(memory.heapInUseBytes)))
+        out.gauge("signd_brightness", "The brightness the frame shows, 0 to 1", status.brightness)
+        out.gauge("signd_display_on", "1 while the display is on", status.display == .off ? 0 : 1)
+        out.gauge("signd_notifications_queued", "Notifications waiting to be shown", Double(status.queued))
+        out.gauge("signd_notification_showing", "1 while a notification is shown", status.notification == nil ? 0 : 1)
+        out.gauge("signd_resident_memory_bytes", "Resident memory", Double(memory.residentBytes))
+        out.gauge("signd_heap_bytes", "Heap allocated and not freed", Double(memory.heapInUseBytes))
 
-        let outputs = status["outputs"]?.arrayValue ?? []
+        let outputs = status.outputs
         out.family("signd_output_up", .gauge, "1 while an output delivers frames (state ok)")
-        for o in outputs { out.sample("signd_output_up", labels(o), o["state"] == "ok" ? 1 : 0) }
+        for o in outputs { out.sample("signd_output_up", labels(o), o.state == .ok ? 1 : 0) }
         out.family("signd_output_state", .gauge, "An output's state: 1 for the state it is in")
         for o in outputs {
-            for state in ["ok", "waiting", "error"] {
+            for state in OutputStatus.State.allCases {
                 var l = labels(o)
-                l["state"] = state
-                out.sample("signd_output_state", l, o["state"]?.stringValue == state ? 1 : 0)
+                l["state"] = state.rawValue
+                out.sample("signd_output_state", l, o.state == state ? 1 : 0)
             }
         }
+        let counted = outputs.compactMap { o in o.counters.map { (o, $0) } }
         for (key, name, help) in [
-            ("frames_sent", "signd_output_frames_total", "Frames an output delivered"),
-            ("dropped", "signd_output_dropped_total", "Frames an output replaced by a newer one before sending"),
-            ("errors", "signd_output_errors_total", "An output's failed writes, opens and creations"),
-            ("reconnects", "signd_output_reconnects_total", "Times an output came back after it left"),
-        ] {
-            let counted = outputs.filter { $0[key]?.doubleValue != nil }
-            guard !counted.isEmpty else { continue }
+            (\OutputStatus.Counters.framesSent, "signd_output_frames_total", "Frames an output delivered"),
+            (\.dropped, "signd_output_dropped_total", "Frames an output replaced by a newer one before sending"),
+            (\.errors, "signd_output_errors_total", "An output's failed writes, opens and creations"),
+            (\.reconnects, "signd_output_reconnects_total", "Times an output came back after it left"),
+        ] where !counted.isEmpty {
             out.family(name, .counter, help)
-            for o in counted { out.sample(name, labels(o), o[key]?.doubleValue ?? 0) }
+            for (o, counters) in counted { out.sample(name, labels(o), Double(counters[keyPath: key])) }
         }
 
-        let streams = status["streams"]?.arrayValue ?? []
+        let streams = status.streams
         if !streams.isEmpty {
-            func streamLabels(_ s: JSONValue) -> [String: String] {
-                ["layer": s["layer"]?.stringValue ?? "", "protocol": s["protocol"]?.stringValue ?? ""]
-            }
+            func streamLabels(_ s: StreamStatus) -> [String: String] { ["layer": s.layer, "protocol": s.protocol] }
             out.family("signd_stream_up", .gauge, "1 while a stream layer shows frames that come")
-            for s in streams { out.sample("signd_stream_up", streamLabels(s), s["state"] == "ok" ? 1 : 0) }
+            for s in streams { out.sample("signd_stream_up", streamLabels(s), s.state == .ok ? 1 : 0) }
             out.family("signd_stream_packets_total", .counter, "Packets a stream layer received")
-            for s in streams { out.sample("signd_stream_packets_total", streamLabels(s), s["packets"]?.doubleValue ?? 0) }
+            for s in streams { out.sample("signd_stream_packets_total", streamLabels(s), Double(s.packets)) }
             out.family("signd_stream_frames_total", .counter, "Whole frames a stream layer assembled")
-            for s in streams { out.sample("signd_stream_frames_total", streamLabels(s), s["frames"]?.doubleValue ?? 0) }
+            for s in streams { out.sample("signd_stream_frames_total", streamLabels(s), Double(s.frames)) }
             out.family("signd_stream_rejected_total", .counter, "Packets a stream layer refused, by reason")
             for s in streams {
-                for (reason, count) in (s["rejected"]?.objectValue ?? [:]).sorted(by: { $0.key < $1.key }) {
+                for (reason, count) in s.rejected.sorted(by: { $0.key < $1.key }) {
                     var l = streamLabels(s)
                     l["reason"] = reason
-                    out.sample("signd_stream_rejected_total", l, count.doubleValue ?? 0)
+                    out.sample("signd_stream_rejected_total", l, Double(count))
                 }
             }
         }
-        if let mqtt = status["mqtt"], mqtt != .null {
-            out.gauge("signd_mqtt_connected", "1 while connected to the MQTT broker", .double(mqtt["state"] == "ok" ? 1 : 0))
+        if let mqtt = status.mqtt {
+            out.gauge("signd_mqtt_connected", "1 while connected to the MQTT broker", mqtt.state == .ok ? 1 : 0)
         }
-        if let web = status["web"], web != .null {
-            out.gauge("signd_web_viewers", "Live viewers of the web page", web["viewers"])
+        if let web = status.web {
+            out.gauge("signd_web_viewers", "Live viewers of the web page", Double(web.viewers))
         }
         return out.text
     }
 
-    private static func labels(_ output: JSONValue) -> [String: String] {
-        ["output": output["name"]?.stringValue ?? "", "type": output["type"]?.stringValue ?? ""]
+    private static func labels(_ output: OutputStatus) -> [String: String] {
+        ["output": output.name, "type": output.type]
     }
 }
 
@@ -122,16 +116,14 @@ private struct Exposition {
         text += " \(Self.number(value))\n"
     }
 
-    mutating func gauge(_ name: String, _ help: String, _ value: JSONValue?) {
-        guard let v = value?.doubleValue else { return }
+    mutating func gauge(_ name: String, _ help: String, _ value: Double) {
         family(name, .gauge, help)
-        sample(name, [:], v)
+        sample(name, [:], value)
     }
 
-    mutating func counter(_ name: String, _ help: String, _ value: JSONValue?) {
-        guard let v = value?.doubleValue else { return }
+    mutating func counter(_ name: String, _ help: String, _ value: Double) {
         family(name, .counter, help)
-        sample(name, [:], v)
+        sample(name, [:], value)
     }
 
     /// A label value with `\`, `"` and line feeds escaped, as the format asks.

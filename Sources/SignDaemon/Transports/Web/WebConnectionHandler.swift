@@ -193,26 +193,10 @@ final class WebConnectionHandler: ChannelInboundHandler, RemovableChannelHandler
         case "/api/frame.png": frame(context, keepAlive: keepAlive)
         case "/metrics":
             // The same auth as /api/status: a scraper sends the token as a bearer token.
-            let bound = NIOLoopBound((self, context), eventLoop: context.eventLoop)
-            let clock = service.plane.clock
-            service.plane.handle(Request(Request.Status()), from: .http) { response in
-                let body: String
-                let status: HTTPResponseStatus
-                switch response.outcome {
-                case .success(let result):
-                    body = Metrics.exposition(
-                        status: result, lateness: clock.stats.lateness, memory: ProcessMemory.current())
-                    status = .ok
-                case .failure(let error):
-                    body = error.message + "\n"
-                    status = .serviceUnavailable
-                }
-                bound.eventLoop.execute {
-                    let (handler, context) = bound.value
-                    handler.respond(
-                        context, status, contentType: Metrics.contentType, bytes: Array(body.utf8), keepAlive: keepAlive)
-                }
-            }
+            let plane = service.plane
+            let body = Metrics.exposition(
+                status: plane.status(), lateness: plane.clock.stats.lateness, memory: ProcessMemory.current())
+            respond(context, .ok, contentType: Metrics.contentType, bytes: Array(body.utf8), keepAlive: keepAlive)
         default:  // /api/live without an upgrade
             respondError(context, .badRequest, "/api/live is a WebSocket: ask for an upgrade", keepAlive: keepAlive)
         }
