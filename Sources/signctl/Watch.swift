@@ -6,17 +6,27 @@ import SignGraphics
 import SignOutput
 
 /// Finds the framebuffer to read: the name given, else the daemon's first shm output, else
-/// (no daemon answering) the only one in /dev/shm.
+/// (no daemon answering) the only one in /dev/shm. An output the daemon reports in error is
+/// refused: the object of that name is not signd's (another user may hold it).
 func framebufferName(_ given: String?, connection: Connection) throws -> String {
-    if let given { return given }
     // A daemon that answers decides; /dev/shm is searched only when none does.
     if let client = try? ControlClient(path: connection.path),
         let status: SignControl.Status = try? client.request(Request.Status()).decode()
     {
-        if let shm = status.outputs.first(where: { $0.type == "shm" }) { return shm.name }
-        printError("signctl: the daemon at \(connection.path) has no shm output; add an [[output]] with type = \"shm\"")
-        throw ExitCode(1)
+        let outputs = status.outputs.filter { $0.type == "shm" }
+        guard let shm = given.map({ name in outputs.first { $0.name == name } }) ?? outputs.first else {
+            if let given { return given }
+            printError("signctl: the daemon at \(connection.path) has no shm output; add an [[output]] with type = \"shm\"")
+            throw ExitCode(1)
+        }
+        if shm.state == .error {
+            let why = shm.counters?.lastError.map { ": \($0)" } ?? ""
+            printError("signctl: the daemon's shm output \(shm.name) is in error\(why); not reading /dev/shm/signd.\(shm.name)")
+            throw ExitCode(1)
+        }
+        return shm.name
     }
+    if let given { return given }
     let present = ((try? FileManager.default.contentsOfDirectory(atPath: "/dev/shm")) ?? [])
         .filter { $0.hasPrefix("signd.") }.map { String($0.dropFirst(6)) }
     guard present.count == 1 else {
