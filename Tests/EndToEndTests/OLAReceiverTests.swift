@@ -61,12 +61,9 @@ struct OLAReceiverTests {
             kill(peer.processIdentifier, SIGTERM)
             peer.waitUntilExit()
         }
-        var ready = false
-        for _ in 0..<300 where !ready {
-            ready = WireReceiver.lines(of: output).contains { $0["ready"] != nil }
-            if !ready { Thread.sleep(forTimeInterval: 0.05) }
-        }
-        try #require(ready, "olad came up in the namespace")
+        try #require(
+            eventually(timeout: 30) { WireReceiver.lines(of: output).contains { $0["ready"] != nil } },
+            "olad came up in the namespace")
 
         func outputKeys(_ type: String, _ name: String, _ keys: String) -> String {
             """
@@ -102,10 +99,22 @@ struct OLAReceiverTests {
         let signd = try s.launch(
             "/usr/sbin/ip", namespace.exec([Paths.signd, "run", "--config", config, "--socket", s.socket]))
         try s.waitForSocket(signd)
-        Thread.sleep(forTimeInterval: 10)
+        try s.waitForClock(frames: 600)
         let status = try s.request("status")
         s.stop(signd)
-        Thread.sleep(forTimeInterval: 0.5)
+        // olad passes frames on in its own time: wait until each port has what signd counted
+        // as sent (and the blank one, where olad passes it on), then stop reading.
+        let universes = [(1, "unicast", 1), (2, "artnet", 1), (3, "opc", 0), (4, "multicast", 1)]
+        _ = eventually(timeout: 20) {
+            let lines = WireReceiver.lines(of: output)
+            return universes.allSatisfy { universe, name, blank in
+                let out = status["outputs"]?.arrayValue?.first { $0["name"]?.stringValue == name }
+                let sent = Int(out?["frames_sent"]?.doubleValue ?? 0)
+                let frames = lines.compactMap { $0["universe"] as? Int == universe ? $0["data"] as? String : nil }
+                let blanked = frames.last.map { WireReceiver.bytes(hex: $0).prefix(16 * 8 * 3).allSatisfy { $0 == 0 } }
+                return frames.count >= sent + blank && (blank == 0 || blanked == true)
+            }
+        }
         kill(peer.processIdentifier, SIGTERM)
         peer.waitUntilExit()
 
