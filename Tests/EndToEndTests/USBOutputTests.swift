@@ -88,12 +88,6 @@ struct USBOutputTests {
         return try scratch.write(text)
     }
 
-    static func shmFrame(_ scratch: Scratch) throws -> Int {
-        let out = try run("/usr/bin/python3", [Paths.shmReader, scratch.name, "header"])
-        let header = try JSONSerialization.jsonObject(with: Data(out.stdout.utf8)) as? [String: Any]
-        return header?["frame"] as? Int ?? -1
-    }
-
     /// The 32x16 RGB frame a Fadecandy framebuffer transfer shows through the example's
     /// serpentine map (row 0 left to right, row 1 back, ...).
     static func decodeFadecandy(_ packets: [UInt8]) -> [UInt8] {
@@ -202,9 +196,9 @@ struct USBOutputTests {
         for round in 1...10 {
             bus.send("unplug FC01")
             #expect(bus.wait(for: "board", "waiting"), "round \(round)")
-            let before = try Self.shmFrame(scratch)
+            let before = try scratch.published().number
             #expect(
-                try eventually { try Self.shmFrame(scratch) >= before + 10 },
+                try eventually { try scratch.published().number >= before + 10 },
                 "frames keep coming while the board is away")
             #expect(try bus.output("board")?["state"]?.stringValue == "waiting", "round \(round): still away")
             let plugged = Double(monotonicNow()) / 1e9
