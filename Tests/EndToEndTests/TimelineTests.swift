@@ -71,8 +71,8 @@ struct TimelineTests {
         let boards = try Self.startApart(
             s,
             [
-                (try Self.halfConfig(s, board: "left", epoch: epoch), sockets[0]),
-                (try Self.halfConfig(s, board: "right", epoch: epoch), sockets[1]),
+                (try Self.halfConfig(s, board: "left", epoch: epoch), sockets[0], s.name + "left"),
+                (try Self.halfConfig(s, board: "right", epoch: epoch), sockets[1], s.name + "right"),
             ])
         defer { for process in boards { s.stop(process) } }
         let status = try ControlClient(path: sockets[1]).request("status")
@@ -125,21 +125,27 @@ struct TimelineTests {
         return process
     }
 
-    /// Starts boards on (config, socket) 0.7 s apart, each waited for until it answers.
-    static func startApart(_ s: Scratch, _ boards: [(config: String, socket: String)]) throws -> [Process] {
+    /// Starts boards on (config, socket, shm object) 0.7 s apart, each waited for until it
+    /// answers, and returns once each has published 15 frames more (its start behind it).
+    static func startApart(_ s: Scratch, _ boards: [(config: String, socket: String, object: String)]) throws
+        -> [Process]
+    {
         var started: [Process] = []
-        for (i, board) in boards.enumerated() {
-            if i > 0 {
-                // Real time on purpose: what is pinned is that boards started at different
-                // instants agree, so the second starts a good part of a second after the first.
-                Thread.sleep(forTimeInterval: 0.7)
-            }
-            do {
+        do {
+            for (i, board) in boards.enumerated() {
+                if i > 0 {
+                    // Real time on purpose: what is pinned is that boards started at different
+                    // instants agree, so the second starts a good part of a second after the first.
+                    Thread.sleep(forTimeInterval: 0.7)
+                }
                 started.append(try Self.start(s, config: board.config, socket: board.socket))
-            } catch {
-                for process in started { s.stop(process) }
-                throw error
             }
+            for board in boards {
+                _ = try s.published(board.object, atLeast: try s.published(board.object).number + 15)
+            }
+        } catch {
+            for process in started { s.stop(process) }
+            throw error
         }
         return started
     }
@@ -170,8 +176,8 @@ struct TimelineTests {
         let boards = try Self.startApart(
             s,
             [
-                (try Self.config(s, board: "a", epoch: epoch, broker: broker), socketA),
-                (try Self.config(s, board: "b", epoch: epoch, broker: broker), socketB),
+                (try Self.config(s, board: "a", epoch: epoch, broker: broker), socketA, s.name + "a"),
+                (try Self.config(s, board: "b", epoch: epoch, broker: broker), socketB, s.name + "b"),
             ])
         defer { for process in boards { s.stop(process) } }
 

@@ -10,15 +10,16 @@ func eventually(timeout: Double = 10, _ condition: () throws -> Bool) rethrows -
     try firstValue(timeout: timeout) { try condition() ? true : nil } ?? false
 }
 
-/// Polls `produce` until it gives a value or `timeout` seconds pass; the value, or nil.
-func firstValue<T>(timeout: Double = 10, _ produce: () throws -> T?) rethrows -> T? {
+/// Polls `produce` every `interval` seconds until it gives a value or `timeout` seconds
+/// pass; the value, or nil.
+func firstValue<T>(timeout: Double = 10, every interval: Double = 0.01, _ produce: () throws -> T?) rethrows -> T? {
     let end = monotonicNow() + UInt64(timeout * 1e9)
     while true {
         if let value = try produce() { return value }
         guard monotonicNow() < end else { return nil }
         // Real time, in this one place: what the tests poll (a status field, a peer's output
         // file, a framebuffer, a process's exit) tells nobody when it changes.
-        Thread.sleep(forTimeInterval: 0.01)
+        Thread.sleep(forTimeInterval: interval)
     }
 }
 
@@ -32,9 +33,10 @@ extension Scratch {
     @discardableResult
     func waitForClock(frames count: Int, timeout: Double = 60) throws -> Int {
         var frames = 0
-        _ = try eventually(timeout: timeout) {
+        // Every 0.1 s: status is asked of the daemon being measured.
+        _ = try firstValue(timeout: timeout, every: 0.1) { () throws -> Bool? in
             frames = try clockFrames()
-            return frames >= count
+            return frames >= count ? true : nil
         }
         #expect(frames >= count, "signd's clock reached only frame \(frames) of \(count)")
         return frames
@@ -54,10 +56,10 @@ extension Scratch {
     func frame() throws -> [UInt8] { try published().pixels }
 
     /// The first published frame numbered `number` or later (for "after this many frames").
-    func published(atLeast number: Int) throws -> (number: Int, pixels: [UInt8]) {
+    func published(_ object: String? = nil, atLeast number: Int) throws -> (number: Int, pixels: [UInt8]) {
         try #require(
             try firstValue { () throws -> (number: Int, pixels: [UInt8])? in
-                let now = try published()
+                let now = try published(object)
                 return now.number >= number ? now : nil
             }, "the framebuffer never reached frame \(number)")
     }
