@@ -179,7 +179,12 @@ struct USBOutputTests {
         #expect(bus.stop() == 0)
         let sent = board["frames_sent"]?.doubleValue ?? 0, dropped = board["dropped"]?.doubleValue ?? 0
         #expect(dropped > 20, "sent \(sent), dropped \(dropped)")
-        #expect(status["dropped"]?.doubleValue == 0, "the frame clock itself drops nothing")
+        // A clock held up by the 40 ms transfers would run at 25 of its 60 fps and drop more
+        // than half its frames; a frame or two a busy machine makes it skip is not that.
+        let clockDropped = status["dropped"]?.doubleValue ?? -1, clockFrames = status["frames"]?.doubleValue ?? 0
+        #expect(
+            clockDropped >= 0 && clockDropped <= clockFrames / 10,
+            "the frame clock keeps its rate: \(clockDropped) dropped of \(clockFrames)")
         #expect(sent <= 52 * seconds, "at most two 40 ms transfers at a time: \(sent) in \(seconds) s")
         let exit = bus.recorded().last { $0.name == "exit" }
         #expect((exit?.fields["max_in_flight"] as? [String: Int])?["FC01"] == 2)
