@@ -12,13 +12,14 @@ func eventually(timeout: Double = 10, _ condition: () throws -> Bool) rethrows -
 
 /// Polls `produce` every `interval` seconds until it gives a value or `timeout` seconds
 /// pass; the value, or nil.
-func firstValue<T>(timeout: Double = 10, every interval: Double = 0.01, _ produce: () throws -> T?) rethrows -> T? {
+func firstValue<T>(timeout: Double = 10, every interval: Double = 0.02, _ produce: () throws -> T?) rethrows -> T? {
     let end = monotonicNow() + UInt64(timeout * 1e9)
     while true {
         if let value = try produce() { return value }
         guard monotonicNow() < end else { return nil }
         // Real time, in this one place: what the tests poll (a status field, a peer's output
-        // file, a framebuffer, a process's exit) tells nobody when it changes.
+        // file, a framebuffer, a process's exit) tells nobody when it changes. 20 ms keeps
+        // the polling light beside the daemon under test.
         Thread.sleep(forTimeInterval: interval)
     }
 }
