@@ -111,25 +111,15 @@ struct DaemonEndToEndTests {
 
         // Once the owner removes it, the output is created within its retry interval.
         shm_unlink(object)
-        var recovered: JSONValue?
-        for _ in 0..<100 {
-            let now = try s.request("status")["outputs"]?.arrayValue?.first { $0["name"]?.stringValue == s.name }
-            if now?["state"] == "ok" {
-                recovered = now
-                break
+        // The retry runs on signd's own timer, every 2 s.
+        let recovered = try firstValue {
+            try s.request("status")["outputs"]?.arrayValue?.first {
+                $0["name"]?.stringValue == s.name && $0["state"] == "ok"
             }
-            // Polling: the retry runs on signd's own timer, every 2 s.
-            Thread.sleep(forTimeInterval: 0.1)
         }
         let back = try #require(recovered, "the output never came back")
         #expect(back["reconnects"] == 1 && back["last_error"] == .null)
-        #expect(try frameOf(s).count == 64 * 16 * 3, "frames reach the framebuffer")
-    }
-
-    func frameOf(_ s: Scratch) throws -> [UInt8] {
-        let out = s.dir.appendingPathComponent("frame.rgb").path
-        _ = try run("/usr/bin/python3", [Paths.shmReader, s.name, "frame", out])
-        return [UInt8](try #require(FileManager.default.contents(atPath: out)))
+        #expect(try s.frame().count == 64 * 16 * 3, "frames reach the framebuffer")
     }
 
     @Test("signctl exits 1 with the daemon's message on a refused request and 3 when it cannot reach signd")
@@ -236,11 +226,9 @@ struct EventTests {
             s.config(text: "abc").replacingOccurrences(of: "speed = 0", with: "speed = 100\ngap = 22"))
         let daemon = try s.startSignd(config: config)
         defer { s.stop(daemon) }
-        let client = try ControlClient(path: s.socket)
-        #expect(try client.request("subscribe", ["events": ["loop-end"]]) == ["events": ["loop-end"]])
+        let client = try s.subscribe(["loop-end"])
         var loops: [Int64] = []
-        while loops.count < 3, let line = try client.readLine() {
-            let event = try JSONValue.parse(line)
+        while loops.count < 3, let event = try client.nextEvent() {
             #expect(event["event"] == "loop-end" && event["layer"] == "main")
             if case .int(let n)? = event["loop"] { loops.append(n) }
         }
@@ -258,12 +246,6 @@ struct EventTests {
 
 @Suite("signctl layer commands")
 struct LayerCommandTests {
-    func frame(_ s: Scratch) throws -> [UInt8] {
-        let out = s.dir.appendingPathComponent("frame-\(UInt32.random(in: 0...UInt32.max)).rgb").path
-        _ = try run("/usr/bin/python3", [Paths.shmReader, s.name, "frame", out])
-        return [UInt8](try #require(FileManager.default.contents(atPath: out)))
-    }
-
     @Test("set-property, stop, start and load-scene work from signctl against a running signd")
     func commands() throws {
         let s = try Scratch()
@@ -278,13 +260,13 @@ struct LayerCommandTests {
         func ctl(_ args: [String]) throws -> Finished { try run(Paths.signctl, args + ["--socket", s.socket]) }
 
         #expect(try ctl(["set-property", "panel", "backgroundColor", "#ff0000"]).status == 0)
-        Thread.sleep(forTimeInterval: 0.1)
-        #expect(Array(try frame(s).prefix(3)) == [255, 0, 0])
+        #expect(try eventually { Array(try s.frame().prefix(3)) == [255, 0, 0] })
         let wrongKind = try ctl(["set-property", "panel", "opacity", "#ff0000"])
         #expect(wrongKind.status == 1 && wrongKind.stderr.contains("takes a number"))
         #expect(try ctl(["set-property", "nope", "opacity", "0.5"]).status == 1)
         // A value starting with - goes after the `--` that ends the options.
-        let negative = try run(Paths.signctl, ["set-property", "--socket", s.socket, "panel", "position.x", "--", "-5"])
+        let negative = try run(
+            Paths.signctl, ["set-property", "--socket", s.socket, "panel", "position.x", "--", "-5"])
         #expect(negative.status == 0, "\(negative.stderr)")
         #expect(try s.request("status")["text"] == "Moving")
         #expect(try run(Paths.signctl, ["set-text", "--socket", s.socket, "--", "-50% today"]).status == 0)
@@ -292,13 +274,11 @@ struct LayerCommandTests {
         #expect(try run(Paths.signctl, ["set-text", "--socket", s.socket, "--", "Moving"]).status == 0)
 
         #expect(try ctl(["stop"]).status == 0)
-        Thread.sleep(forTimeInterval: 0.1)
-        let a = try frame(s)
-        Thread.sleep(forTimeInterval: 0.3)
-        #expect(try frame(s) == a, "a stopped marquee stands still")
+        let a = try s.settled()
+        // 20 frames at 40 px/s: a marquee still moving would have gone 13 px.
+        #expect(try s.published(atLeast: a.number + 20).pixels == a.pixels, "a stopped marquee stands still")
         #expect(try ctl(["start"]).status == 0)
-        Thread.sleep(forTimeInterval: 0.3)
-        #expect(try frame(s) != a, "a started marquee moves again")
+        #expect(try eventually { try s.frame() != a.pixels }, "a started marquee moves again")
 
         let scene = try s.write(s.config(text: "Loaded scene"), "scene.toml")
         #expect(try ctl(["load-scene", scene]).status == 0)

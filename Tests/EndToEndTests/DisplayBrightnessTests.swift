@@ -39,17 +39,16 @@ struct DisplayBrightnessTests {
     }
 
     /// The level every LED of the newest frame shows, once it is `expected` (waits up to
-    /// 3 s for a change to arrive); otherwise the last level seen, or nil.
-    static func level(_ receiver: WireReceiver, settlesAt expected: Int) -> Int? {
+    /// `timeout` for a change to arrive); otherwise the last level seen, or nil.
+    static func level(_ receiver: WireReceiver, settlesAt expected: Int, timeout: Double = 10) -> Int? {
         var seen: Int?
-        for _ in 0..<150 {
+        eventually(timeout: timeout) {
             if let bytes = receiver.frames().last.map(WireReceiver.bytes), bytes.count == 96, let first = bytes.first,
                 bytes.allSatisfy({ $0 == first })
             {
                 seen = Int(first)
-                if seen == expected { return seen }
             }
-            Thread.sleep(forTimeInterval: 0.02)
+            return seen == expected
         }
         return seen
     }
@@ -76,8 +75,10 @@ struct DisplayBrightnessTests {
         _ = try scratch.request("display", ["state": "off"])
         #expect(Self.level(receiver, settlesAt: 0) == 0)
         let before = receiver.frames().count
-        Thread.sleep(forTimeInterval: 0.5)
-        #expect(receiver.frames().count >= before + 10, "frames keep coming while the display is off")
+        #expect(eventually { receiver.frames().count >= before + 10 }, "frames keep coming while the display is off")
+        #expect(
+            receiver.frames()[before...].allSatisfy { WireReceiver.bytes($0).allSatisfy { $0 == 0 } },
+            "and they are black")
         status = try scratch.request("status")
         #expect(status["display"] == "off" && status["brightness"]?.doubleValue == 0.25)
         #expect((status["frames"]?.doubleValue ?? 0) > 0)
@@ -147,8 +148,8 @@ struct DisplayBrightnessTests {
         // Before the change: the entry of twelve hours ago, full.
         #expect(Self.level(receiver, settlesAt: 200) == 200)
         #expect(Date().timeIntervalSince1970 < change, "the daemon started well before the change")
-        for _ in 0..<300 where Date().timeIntervalSince1970 < change + 1 { Thread.sleep(forTimeInterval: 0.02) }
-        #expect(Self.level(receiver, settlesAt: 100) == 100)
+        // The change is six seconds off by the wall clock.
+        #expect(Self.level(receiver, settlesAt: 100, timeout: 20) == 100)
         // No frame showed 0.5 before the change (its frame is due at or after the instant;
         // the receiver stamps arrival on the same monotonic clock).
         let frames = receiver.frames()

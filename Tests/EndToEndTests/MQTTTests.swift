@@ -77,12 +77,8 @@ final class Broker {
     func start() throws {
         let process = try scratch.launch("/usr/sbin/mosquitto", ["-c", config])
         self.process = process
-        for _ in 0..<200 {
-            if (try? run("/usr/bin/mosquitto_pub", clientArguments + ["-t", "test/ready", "-m", "1"]))?.status == 0 {
-                return
-            }
-            Thread.sleep(forTimeInterval: 0.05)
-        }
+        let arguments = clientArguments + ["-t", "test/ready", "-m", "1"]
+        if eventually(timeout: 20, { (try? run("/usr/bin/mosquitto_pub", arguments))?.status == 0 }) { return }
         throw ControlClient.Unreachable(path: "mosquitto", reason: "did not start: \(scratch.stderr(of: process))")
     }
 
@@ -111,22 +107,37 @@ final class Broker {
         return done.stdout.split(separator: "\n").map(String.init)
     }
 
-    /// Starts a subscriber now; `collect` returns what it got by then.
+    /// Starts a subscriber and returns once it is subscribed; `collect` returns what it got
+    /// on `topics` by then.
     func listen(_ topics: [String], seconds: Int = 10) throws -> (collect: () -> [String], stop: () -> Void) {
         let out = scratch.dir.appendingPathComponent("sub-\(UInt32.random(in: 0...UInt32.max)).txt")
         FileManager.default.createFile(atPath: out.path, contents: nil)
+        // A topic of its own beside `topics`: a message on it that comes through says the
+        // subscriptions are in place (the broker takes them in order).
+        let marker = "test/listening-\(UInt32.random(in: 0...UInt32.max))"
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/mosquitto_sub")
-        process.arguments = clientArguments + topics.flatMap { ["-t", $0] } + ["-v", "-W", "\(seconds)"]
+        process.arguments = clientArguments + (topics + [marker]).flatMap { ["-t", $0] } + ["-v", "-W", "\(seconds)"]
         process.standardOutput = try FileHandle(forWritingTo: out)
         process.standardInput = FileHandle.nullDevice
         try process.run()
-        Thread.sleep(forTimeInterval: 0.3)  // subscribed before anything is published
-        let collect = {
-            ((try? String(contentsOf: out, encoding: .utf8)) ?? "").split(separator: "\n").map(String.init)
-        }
+        let lines = { ((try? String(contentsOf: out, encoding: .utf8)) ?? "").split(separator: "\n").map(String.init) }
         // SIGKILL: a child of the test runner starts with SIGTERM blocked.
-        return (collect, { if process.isRunning { Glibc.kill(process.processIdentifier, SIGKILL) } })
+        let stop = { if process.isRunning { Glibc.kill(process.processIdentifier, SIGKILL) } }
+        var published = 0
+        let subscribed = eventually {
+            // Published again now and then: one sent before the subscription is lost.
+            if published % 20 == 0 {
+                _ = try? run("/usr/bin/mosquitto_pub", clientArguments + ["-t", marker, "-m", "1"])
+            }
+            published += 1
+            return lines().contains { $0.hasPrefix(marker + " ") }
+        }
+        guard subscribed else {
+            stop()
+            throw ControlClient.Unreachable(path: "mosquitto_sub", reason: "never subscribed to \(topics)")
+        }
+        return ({ lines().filter { !$0.hasPrefix(marker + " ") } }, stop)
     }
 
     deinit { kill() }
@@ -157,12 +168,15 @@ struct MQTTTests {
 
     /// Waits until `status` says the MQTT link is `state`.
     static func waitForLink(_ s: Scratch, _ state: String, seconds: Double = 15) throws -> JSONValue? {
-        let end = monotonicNow() + UInt64(seconds * 1e9)
         var link: JSONValue?
-        while monotonicNow() < end {
-            link = try s.request("status")["mqtt"]
-            if link?["state"]?.stringValue == state { return link }
-            Thread.sleep(forTimeInterval: 0.05)
+        if try eventually(
+            timeout: seconds,
+            {
+                link = try s.request("status")["mqtt"]
+                return link?["state"]?.stringValue == state
+            })
+        {
+            return link
         }
         Issue.record("the MQTT link did not become \(state): \(String(describing: link))")
         return link
@@ -207,11 +221,8 @@ struct MQTTTests {
             if body.hasPrefix("{\"cmd\"") { withID = "{\"id\":\(1000 + i)," + body.dropFirst() }
             let results = try broker.listen(["signd/window/result"])
             try broker.publish("signd/window/cmd", withID)
-            var overMQTT: String?
-            for _ in 0..<200 {
-                overMQTT = results.collect().first.map { String($0.dropFirst("signd/window/result ".count)) }
-                if overMQTT != nil { break }
-                Thread.sleep(forTimeInterval: 0.02)
+            let overMQTT = firstValue {
+                results.collect().first.map { String($0.dropFirst("signd/window/result ".count)) }
             }
             results.stop()
             guard let overMQTT else {
@@ -226,15 +237,12 @@ struct MQTTTests {
         let before = try run("/usr/bin/env", ["python3", Paths.shmReader, s.name, "frame", s.dir.path + "/before.rgb"])
         #expect(before.status == 0)
         try broker.publish("signd/window/text/set", "Über MQTT")
-        var changed = false
-        for _ in 0..<200 where !changed {
+        let changed = try eventually {
             _ = try run("/usr/bin/env", ["python3", Paths.shmReader, s.name, "frame", s.dir.path + "/after.rgb"])
             let shown = try s.request("status")["text"]?.stringValue == "Über MQTT"
-            changed =
-                shown
+            return shown
                 && (try? Data(contentsOf: s.dir.appendingPathComponent("after.rgb")))
                     != (try? Data(contentsOf: s.dir.appendingPathComponent("before.rgb")))
-            if !changed { Thread.sleep(forTimeInterval: 0.02) }
         }
         #expect(changed, "text/set did not change the shm frame")
         #expect(try broker.receive(["signd/window/text/state"], count: 1) == ["signd/window/text/state Über MQTT"])
@@ -259,9 +267,9 @@ struct MQTTTests {
         signd = try s.startSignd(config: config)
         defer { s.stop(signd) }
         var status = try s.request("status")
-        for _ in 0..<300 where status["text"]?.stringValue != "sent while away" || status["vars"]?["note"] == nil {
-            Thread.sleep(forTimeInterval: 0.02)
+        _ = try eventually {
             status = try s.request("status")
+            return status["text"]?.stringValue == "sent while away" && status["vars"]?["note"] != nil
         }
         #expect(status["text"]?.stringValue == "sent while away")
         #expect(status["vars"]?["note"]?.stringValue == "queued too")
@@ -274,9 +282,7 @@ struct MQTTTests {
         _ = try Self.waitForLink(s, "ok", seconds: 20)
         #expect(try broker.receive(["signd/window/availability"], count: 1) == ["signd/window/availability online"])
         try broker.publish("signd/window/text/set", "after the restart")
-        for _ in 0..<300 where try s.request("status")["text"]?.stringValue != "after the restart" {
-            Thread.sleep(forTimeInterval: 0.02)
-        }
+        _ = try eventually { try s.request("status")["text"]?.stringValue == "after the restart" }
         let after = try s.request("status")
         #expect(after["text"]?.stringValue == "after the restart")
         #expect((after["stalls_own"]?.doubleValue ?? 0) == stallsBefore)
@@ -322,14 +328,12 @@ struct MQTTTests {
         // Home Assistant restarts: the configs come again.
         let again = try broker.listen(["homeassistant/+/window/+/config"])
         try broker.publish("homeassistant/status", "online")
-        for _ in 0..<200 where again.collect().count < 8 { Thread.sleep(forTimeInterval: 0.02) }
+        _ = eventually { again.collect().count >= 8 }
         #expect(again.collect().count >= 8, "4 retained + 4 re-published")
         again.stop()
         // What Home Assistant sends to turn the light off.
         try broker.publish(light?["command_topic"]?.stringValue ?? "", light?["payload_off"]?.stringValue ?? "")
-        for _ in 0..<200 where try s.request("status")["display"]?.stringValue != "off" {
-            Thread.sleep(forTimeInterval: 0.02)
-        }
+        _ = try eventually { try s.request("status")["display"]?.stringValue == "off" }
         #expect(try s.request("status")["display"]?.stringValue == "off")
         // A reload without playlists removes the select: its retained config goes.
         try s.write(
@@ -346,7 +350,7 @@ struct MQTTTests {
         _ = try s.request("reload")
         // Removed: published empty, which mosquitto_sub -v shows as "(null)".
         func removed() -> Bool { removal.collect().contains(selectTopic + " (null)") }
-        for _ in 0..<250 where !removed() { Thread.sleep(forTimeInterval: 0.02) }
+        _ = eventually { removed() }
         #expect(removed(), "the select's config was not removed: \(removal.collect())")
         removal.stop()
         #expect(
@@ -373,9 +377,7 @@ struct MQTTTests {
             line.hasPrefix(topic + " {") && line.contains("\"signd_window_display\"")
         }
         // The old one (retained), then signd's, the removal, and signd's again.
-        for _ in 0..<250 where !(seen.collect().drop { !$0.contains("(null)") }.contains(where: current)) {
-            Thread.sleep(forTimeInterval: 0.02)
-        }
+        _ = eventually { seen.collect().drop { !$0.contains("(null)") }.contains(where: current) }
         let lines = seen.collect()
         seen.stop()
         #expect(lines.first == topic + " " + old)
@@ -428,20 +430,20 @@ struct MQTTTests {
         try input.fileHandleForWriting.close()
         publisher.waitUntilExit()
         // mosquitto queues at most 1,000 messages for a client and drops the rest ("outgoing
-        // messages are being dropped"): wait until what it passed on has been answered.
-        var answered = results.collect().count
-        for _ in 0..<60 {
-            Thread.sleep(forTimeInterval: 0.5)
-            let now = results.collect().count
-            if now == answered { break }
-            answered = now
+        // messages are being dropped"): wait until what it passed on has been answered. A
+        // marker request sent after the burst comes back after every answer before it (one
+        // cmd topic, carried out in order); sent again while mosquitto may still drop it.
+        var marks = 0
+        let marked = try eventually(timeout: 60) {
+            if marks % 100 == 0 { try broker.publish("signd/window/cmd", #"{"id":"marker","cmd":"ping"}"#) }
+            marks += 1
+            return results.collect().contains { $0.contains(#""id":"marker""#) }
         }
+        #expect(marked, "the marker request after the burst was never answered")
         try broker.publish("signd/window/text/set", "after the burst")
-        for _ in 0..<500 where try s.request("status")["text"]?.stringValue != "after the burst" {
-            Thread.sleep(forTimeInterval: 0.02)
-        }
+        _ = try eventually { try s.request("status")["text"]?.stringValue == "after the burst" }
         #expect(try s.request("status")["text"]?.stringValue == "after the burst")
-        let lines = results.collect()
+        let lines = results.collect().filter { !$0.contains(#""id":"marker""#) }
         results.stop()
         #expect(lines.count >= 1000, "answered \(lines.count) of the 3,000")
         #expect(lines.allSatisfy { $0.contains("\"ok\":true") || $0.contains("\"code\":\"busy\"") })
@@ -457,9 +459,7 @@ struct MQTTTests {
         defer { s.stop(signd) }
         _ = try Self.waitForLink(s, "ok")
         try broker.publish("signd/window/text/set", "over TLS")
-        for _ in 0..<200 where try s.request("status")["text"]?.stringValue != "over TLS" {
-            Thread.sleep(forTimeInterval: 0.02)
-        }
+        _ = try eventually { try s.request("status")["text"]?.stringValue == "over TLS" }
         #expect(try s.request("status")["text"]?.stringValue == "over TLS")
     }
 }

@@ -26,14 +26,8 @@ final class WireReceiver {
         process.standardOutput = try FileHandle(forWritingTo: output)
         process.standardInput = FileHandle.nullDevice
         try process.run()
-        var found = 0
-        for _ in 0..<500 {
-            if let first = Self.lines(of: output).first, let ready = first["ready"] as? Int {
-                found = ready
-                break
-            }
-            Thread.sleep(forTimeInterval: 0.02)
-        }
+        let output = output
+        let found = firstValue(timeout: 20) { Self.lines(of: output).first?["ready"] as? Int } ?? 0
         self.port = found
         if found == 0 {
             process.terminate()
@@ -54,6 +48,22 @@ final class WireReceiver {
     func frames() -> [[String: Any]] { lines().filter { $0["frame"] != nil } }
 
     var summary: [String: Any] { lines().last { $0["summary"] != nil }?["summary"] as? [String: Any] ?? [:] }
+
+    /// Whether everything sent to the receiver has been read: no socket on its port has
+    /// bytes waiting (/proc/net/udp and tcp, tx_queue:rx_queue). Once the sender has exited,
+    /// nothing more comes, so the receiver can be finished without losing a packet.
+    var drained: Bool {
+        let local = String(format: ":%04X", port)
+        for table in ["/proc/net/udp", "/proc/net/tcp"] {
+            let text = (try? String(contentsOfFile: table, encoding: .utf8)) ?? ""
+            for line in text.split(separator: "\n").dropFirst() {
+                let fields = line.split(separator: " ")
+                guard fields.count > 4, fields[1].hasSuffix(local) else { continue }
+                if fields[4].split(separator: ":").last.flatMap({ Int($0, radix: 16) }) != 0 { return false }
+            }
+        }
+        return true
+    }
 
     func finish() {
         kill(process.processIdentifier, SIGTERM)
@@ -156,11 +166,11 @@ struct NetworkOutputTests {
         let receiver = try WireReceiver(scratch, proto, leds: 1024, seconds: 30, options: options)
         let config = try Self.config(scratch, "\(keys)\nhost = \"127.0.0.1\"\nport = \(receiver.port)")
         let signd = try scratch.startSignd(config: config)
-        Thread.sleep(forTimeInterval: 10)
+        try scratch.waitForClock(frames: 600)
         let status = try scratch.request("status")
         let net = try #require(try Self.output(scratch))
         scratch.stop(signd)
-        Thread.sleep(forTimeInterval: 0.3)
+        #expect(eventually { receiver.drained }, "the receiver never read what signd sent")
         receiver.finish()
 
         let clockFrames = Int(status["frames"]?.doubleValue ?? 0)
@@ -168,7 +178,7 @@ struct NetworkOutputTests {
         #expect(net["state"]?.stringValue == "ok")
         #expect(net["type"]?.stringValue == proto)
         #expect(net["errors"]?.doubleValue == 0 && net["dropped"]?.doubleValue == 0, "\(net)")
-        #expect(clockFrames >= 590 && clockFrames - sent <= 2, "rendered \(clockFrames), sent \(sent)")
+        #expect(clockFrames >= 600 && clockFrames - sent <= 2, "rendered \(clockFrames), sent \(sent)")
         let frames = receiver.frames()
         // Every frame sent by the time of `status`, a few more before the stop, and the blank one.
         #expect(frames.count >= sent + 1 && frames.count <= clockFrames + 130, "received \(frames.count), sent \(sent)")
@@ -216,30 +226,29 @@ struct NetworkOutputTests {
         let config = try Self.config(scratch, "type = \"ddp\"\nhost = \"127.0.0.1\"\nport = \(port)")
         let signd = try scratch.startSignd(config: config)
         defer { scratch.stop(signd) }
-        Thread.sleep(forTimeInterval: 1)
+        #expect(eventually { receiver.frames().count >= 40 })
         receiver.finish()
-        #expect(receiver.frames().count >= 40)
         var net = try #require(try Self.output(scratch))
-        for _ in 0..<100 where net["state"]?.stringValue == "ok" {
-            Thread.sleep(forTimeInterval: 0.02)
+        _ = try eventually {
             net = try #require(try Self.output(scratch))
+            return net["state"]?.stringValue != "ok"
         }
         #expect(net["state"]?.stringValue == "waiting", "\(net)")
         let lastError = net["last_error"]?.stringValue ?? ""
         #expect(lastError.contains("refused"), "\(net)")
         #expect((net["errors"]?.doubleValue ?? 0) >= 1)
-        let frames = try scratch.request("status")["frames"]?.doubleValue ?? 0
-        Thread.sleep(forTimeInterval: 0.5)
-        let later = try scratch.request("status")["frames"]?.doubleValue ?? 0
-        #expect(later >= frames + 25, "the clock runs on")
+        let frames = try scratch.clockFrames()
+        #expect(try eventually { try scratch.clockFrames() >= frames + 25 }, "the clock runs on")
 
         receiver = try WireReceiver(scratch, "ddp", leds: 1024, port: port, seconds: 30)
-        Thread.sleep(forTimeInterval: 3)
-        net = try #require(try Self.output(scratch))
+        _ = try eventually {
+            net = try #require(try Self.output(scratch))
+            return net["state"]?.stringValue == "ok" && receiver.frames().count >= 150
+        }
         receiver.finish()
         #expect(net["state"]?.stringValue == "ok", "\(net)")
         #expect(net["reconnects"]?.doubleValue == 1)
-        #expect(receiver.frames().count >= 150, "streamed to again: \(receiver.frames().count) frames in 3 s")
+        #expect(receiver.frames().count >= 150, "streamed to again: \(receiver.frames().count) frames")
     }
 
     @Test("an OPC server that restarts gets a new connection and the frames again")
@@ -250,17 +259,19 @@ struct NetworkOutputTests {
         let config = try Self.config(scratch, "type = \"opc\"\nhost = \"127.0.0.1\"\nport = \(port)")
         let signd = try scratch.startSignd(config: config)
         defer { scratch.stop(signd) }
-        Thread.sleep(forTimeInterval: 1)
+        #expect(eventually { !receiver.frames().isEmpty }, "the first server gets frames")
         receiver.finish()
-        Thread.sleep(forTimeInterval: 0.5)
         var net = try #require(try Self.output(scratch))
+        _ = try eventually {
+            net = try #require(try Self.output(scratch))
+            return net["state"]?.stringValue == "waiting"
+        }
         #expect(net["state"]?.stringValue == "waiting", "\(net)")
         receiver = try WireReceiver(scratch, "opc", leds: 1024, port: port, seconds: 30)
-        for _ in 0..<200 where net["state"]?.stringValue != "ok" {
-            Thread.sleep(forTimeInterval: 0.05)
+        _ = try eventually {
             net = try #require(try Self.output(scratch))
+            return net["state"]?.stringValue == "ok" && receiver.frames().count >= 50
         }
-        Thread.sleep(forTimeInterval: 1)
         receiver.finish()
         #expect(net["state"]?.stringValue == "ok" && net["reconnects"]?.doubleValue == 1, "\(net)")
         #expect(receiver.frames().count >= 50)
@@ -274,7 +285,7 @@ struct NetworkOutputTests {
         let config = try Self.config(
             scratch, "type = \"ddp\"\nhost = \"127.0.0.1\"\nport = \(receiver.port)\nmax_fps = 40")
         let signd = try scratch.startSignd(config: config)
-        Thread.sleep(forTimeInterval: 3)
+        try scratch.waitForClock(frames: 180)
         let status = try scratch.request("status")
         let net = try #require(try Self.output(scratch))
         scratch.stop(signd)

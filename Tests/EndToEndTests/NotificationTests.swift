@@ -8,20 +8,14 @@ import Testing
 /// back as it was.
 @Suite("Notifications, end to end", .serialized)
 struct NotificationTests {
-    func frame(_ s: Scratch) throws -> [UInt8] {
-        let out = s.dir.appendingPathComponent("frame-\(UInt32.random(in: 0...UInt32.max)).rgb").path
-        _ = try run("/usr/bin/python3", [Paths.shmReader, s.name, "frame", out])
-        return [UInt8](try #require(FileManager.default.contents(atPath: out)))
-    }
-
-    /// The next notify-start or notify-end event, as (event, id, reason).
-    func next(_ client: ControlClient) throws -> (String, Int64, String?)? {
-        while let line = try client.readLine() {
-            let event = try JSONValue.parse(line)
+    /// The next notify-start or notify-end event, as (event, id, reason); a test whose
+    /// events stop coming fails, the run goes on.
+    func next(_ client: ControlClient) throws -> (String, Int64, String?) {
+        while true {
+            let event = try #require(try client.nextEvent(), "the daemon closed the event connection")
             guard case .string(let name)? = event["event"], case .int(let id)? = event["notification"] else { continue }
             return (name, id, event["reason"]?.stringValue)
         }
-        return nil
     }
 
     @Test(
@@ -31,42 +25,36 @@ struct NotificationTests {
         let s = try Scratch()
         let daemon = try s.startSignd(config: try s.write(s.config(text: "Open")))
         defer { s.stop(daemon) }
-        let events = try ControlClient(path: s.socket)
-        var timeout = timeval(tv_sec: 10, tv_usec: 0)
-        setsockopt(events.descriptor, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
-        _ = try events.request("subscribe", ["events": ["notify-start", "notify-end"]])
-        Thread.sleep(forTimeInterval: 0.2)
-        let before = try frame(s)
+        let events = try s.subscribe(["notify-start", "notify-end"])
+        let before = try s.settled().pixels
 
         let first = try s.request("notify", ["text": "Order 41", "duration": 30])["notification"]
-        #expect(try next(events)! == ("notify-start", 1, nil))
+        #expect(try next(events) == ("notify-start", 1, nil))
         #expect(first == 1)
         _ = try s.request("notify", ["text": "Order 42", "duration": 0.5])  // 2 waits
         _ = try s.request("notify", ["text": "Low", "duration": 30, "priority": -1])  // 3 waits after 2
         var status = try s.request("status")
         #expect(status["notification"]?["id"] == 1 && status["queued"] == 2)
         #expect(status["text"] == "Open", "the layer's own text stays what status reports")
-        Thread.sleep(forTimeInterval: 0.1)
-        #expect(try frame(s) != before, "the notification shows")
+        #expect(try eventually { try s.frame() != before }, "the notification shows")
 
         _ = try s.request("notify", ["text": "Fire drill", "duration": 30, "priority": 5])  // 4 replaces 1
-        #expect(try next(events)! == ("notify-end", 1, "replaced"))
-        #expect(try next(events)! == ("notify-start", 4, nil))
+        #expect(try next(events) == ("notify-end", 1, "replaced"))
+        #expect(try next(events) == ("notify-start", 4, nil))
         _ = try s.request("dismiss", ["notification": 4])
-        #expect(try next(events)! == ("notify-end", 4, "dismissed"))
-        #expect(try next(events)! == ("notify-start", 2, nil))
-        #expect(try next(events)! == ("notify-end", 2, "done"))
-        #expect(try next(events)! == ("notify-start", 3, nil))
+        #expect(try next(events) == ("notify-end", 4, "dismissed"))
+        #expect(try next(events) == ("notify-start", 2, nil))
+        #expect(try next(events) == ("notify-end", 2, "done"))
+        #expect(try next(events) == ("notify-start", 3, nil))
         _ = try s.request("dismiss", ["all": true])
-        #expect(try next(events)! == ("notify-end", 3, "dismissed"))
+        #expect(try next(events) == ("notify-end", 3, "dismissed"))
 
         #expect(throws: ControlError.self) { try s.request("dismiss", ["notification": 99]) }
         #expect(throws: ControlError.self) { try s.request("notify", ["text": "x", "layer": "nowhere"]) }
         // The way back takes the layer's transition (a cut here): the board as before.
-        Thread.sleep(forTimeInterval: 0.3)
         status = try s.request("status")
         #expect(status["notification"] == .null && status["queued"] == 0)
-        #expect(try frame(s) == before)
+        #expect(try eventually { try s.frame() == before })
     }
 
     @Test("at most 256 notifications wait; the next is refused busy, and one more fits once one has gone")

@@ -35,8 +35,7 @@ struct PlaylistTests {
 
     /// The next playlist-item event: (playlist, index), and when it came.
     static func nextItem(_ client: ControlClient) throws -> (String, Int64, Date)? {
-        while let line = try client.readLine() {
-            let event = try JSONValue.parse(line)
+        while let event = try client.nextEvent() {
             guard event["event"] == "playlist-item", case .string(let name)? = event["playlist"],
                 case .int(let index)? = event["index"]
             else { continue }
@@ -52,10 +51,7 @@ struct PlaylistTests {
         let s = try Scratch()
         let signd = try s.startSignd(config: try s.write(Self.config(s)))
         defer { s.stop(signd) }
-        let events = try ControlClient(path: s.socket)
-        var timeout = timeval(tv_sec: 10, tv_usec: 0)
-        setsockopt(events.descriptor, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
-        _ = try events.request("subscribe", ["events": ["playlist-item"]])
+        let events = try s.subscribe(["playlist-item"])
         var seen: [(String, Int64, Date)] = []
         while seen.count < 3, let item = try Self.nextItem(events) { seen.append(item) }
         #expect(seen.map { "\($0.0) \($0.1)" }.count == 3)

@@ -88,11 +88,12 @@ final class Scratch {
     }
 
     func waitForSocket(_ process: Process, path: String? = nil) throws {
-        for _ in 0..<500 {
-            if let client = try? ControlClient(path: path ?? socket), (try? client.request("ping")) != nil { return }
-            guard process.isRunning else { break }
-            Thread.sleep(forTimeInterval: 0.02)
+        var answered = false
+        eventually(timeout: 30) {
+            answered = (try? ControlClient(path: path ?? socket).request("ping")) != nil
+            return answered || !process.isRunning
         }
+        if answered { return }
         process.terminate()
         throw ControlClient.Unreachable(path: path ?? socket, reason: "signd did not come up: \(stderr(of: process))")
     }
@@ -141,8 +142,6 @@ final class Scratch {
 
     /// Whether `process` has ended within `seconds`.
     func exits(_ process: Process, within seconds: Double) -> Bool {
-        let end = monotonicNow() + UInt64(seconds * 1e9)
-        while process.isRunning && monotonicNow() < end { Thread.sleep(forTimeInterval: 0.01) }
-        return !process.isRunning
+        eventually(timeout: seconds) { !process.isRunning }
     }
 }

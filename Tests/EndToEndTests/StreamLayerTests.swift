@@ -68,38 +68,15 @@ struct StreamLayerTests {
             """)
     }
 
-    static func frame(_ s: Scratch) throws -> [UInt8] {
-        let out = s.dir.appendingPathComponent("frame-\(UInt32.random(in: 0...UInt32.max)).rgb").path
-        _ = try run("/usr/bin/python3", [Paths.shmReader, s.name, "frame", out])
-        return [UInt8](try #require(FileManager.default.contents(atPath: out)))
-    }
-
     /// What wire-peer.py sends for pixel k: red k % 256, green k / 256, blue 200.
     static func sent(_ k: Int) -> [UInt8] { [UInt8(k % 256), UInt8(k / 256 % 256), 200] }
 
-    /// A connection subscribed to the stream events, which gives up after `seconds`.
-    static func subscriber(_ s: Scratch, seconds: Int = 8) throws -> ControlClient {
-        let client = try ControlClient(path: s.socket)
-        var timeout = timeval(tv_sec: seconds, tv_usec: 0)
-        setsockopt(client.descriptor, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
-        _ = try client.request("subscribe", ["events": ["stream-lost", "stream-back"]])
-        return client
+    /// Whether the board's first pixel becomes `rgb`.
+    static func poll(_ s: Scratch, until rgb: [UInt8]) throws -> Bool {
+        try eventually { Array(try s.frame().prefix(3)) == rgb }
     }
 
-    /// Whether the board's first pixel becomes `rgb` within `seconds`.
-    static func poll(_ s: Scratch, until rgb: [UInt8], seconds: Double = 5) throws -> Bool {
-        let end = monotonicNow() + UInt64(seconds * 1e9)
-        while monotonicNow() < end {
-            if Array(try frame(s).prefix(3)) == rgb { return true }
-            Thread.sleep(forTimeInterval: 0.05)
-        }
-        return false
-    }
-
-    static func nextEvent(_ client: ControlClient) throws -> JSONValue? {
-        guard let line = try client.readLine() else { return nil }
-        return try JSONValue.parse(line)
-    }
+    static func stream(_ s: Scratch) throws -> JSONValue? { try s.request("status")["streams"]?.arrayValue?.first }
 
     @Test(
         "a sender's pixels show under the text, mapped pixel for pixel; after the timeout the layer is transparent",
@@ -109,12 +86,21 @@ struct StreamLayerTests {
         let address = Self.address()
         let signd = try s.startSignd(config: try Self.config(s, proto: proto, address: address))
         defer { s.stop(signd) }
-        let events = try Self.subscriber(s)
-        let sender = try WireSender(proto, to: address, port: Self.ports[proto]!, leds: 1024, seconds: 2.5)
+        let events = try s.subscribe(["stream-lost", "stream-back"])
+        let port = try #require(Self.ports[proto])
+        let sender = try WireSender(proto, to: address, port: port, leds: 1024, seconds: 2.5)
 
-        #expect(try Self.nextEvent(events) == ["event": "stream-back", "layer": "show"])
-        Thread.sleep(forTimeInterval: 0.5)
-        let shown = try Self.frame(s)
+        #expect(try events.nextEvent() == ["event": "stream-back", "layer": "show"])
+        // The frame that shows the stream, once ten of its frames have come.
+        func streamed(_ pixels: [UInt8]) -> Bool {
+            (0..<44).allSatisfy { Array(pixels[$0 * 3..<$0 * 3 + 3]) == Self.sent($0) }
+        }
+        _ = try eventually { (try Self.stream(s)?["frames"]?.doubleValue ?? 0) >= 10 }
+        let shown =
+            try firstValue { () throws -> [UInt8]? in
+                let pixels = try s.frame()
+                return streamed(pixels) ? pixels : nil
+            } ?? s.frame()
         var underText = 0
         for y in 0..<16 {
             for x in 0..<64 {
@@ -136,13 +122,13 @@ struct StreamLayerTests {
         #expect(rejected.count == 6 && rejected.values.allSatisfy { $0 == 0 }, "\(stream)")
 
         sender.wait()
-        let lost = try #require(try Self.nextEvent(events))
+        let lost = try #require(try events.nextEvent())
         #expect(lost["event"] == "stream-lost" && lost["layer"] == "show")
         // sacn says it stops (stream-terminated); the others just go quiet.
         #expect(lost["reason"] == (proto == "e131" ? "terminated" : "timeout"), "\(lost)")
-        Thread.sleep(forTimeInterval: 0.1)
-        let dark = try Self.frame(s)
-        #expect(Array(dark[0..<(44 * 3)]).allSatisfy { $0 == 0 }, "the layer is transparent: the black board shows")
+        #expect(
+            try eventually { try s.frame()[0..<(44 * 3)].allSatisfy { $0 == 0 } },
+            "the layer is transparent: the black board shows")
         #expect(try s.request("status")["streams"]?.arrayValue?.first?["showing"] == false)
     }
 
@@ -187,33 +173,31 @@ struct StreamLayerTests {
         let config = try Self.config(s, proto: "ddp", address: address, timeout: 60)
         let signd = try s.startSignd(config: config)
         defer { s.stop(signd) }
-        Thread.sleep(forTimeInterval: 0.3)
-        var stream = try #require(try s.request("status")["streams"]?.arrayValue?.first)
+        var stream = try #require(
+            try firstValue { try Self.stream(s).flatMap { $0["state"] == "waiting" ? $0 : nil } } ?? Self.stream(s))
         #expect(stream["state"] == "waiting", "\(stream)")
         #expect(stream["last_error"]?.stringValue?.contains("Address already in use") == true, "\(stream)")
         close(squatter)
-        let end = monotonicNow() + 6_000_000_000
-        repeat {
-            Thread.sleep(forTimeInterval: 0.1)
-            stream = try #require(try s.request("status")["streams"]?.arrayValue?.first)
-        } while stream["state"] != "ok" && monotonicNow() < end
-        #expect(stream["state"] == "ok" && stream["last_error"] == .null, "retried within 2 s: \(stream)")
+        // Tried again every 2 s.
+        stream = try #require(
+            try firstValue { try Self.stream(s).flatMap { $0["state"] == "ok" ? $0 : nil } } ?? Self.stream(s))
+        #expect(stream["state"] == "ok" && stream["last_error"] == .null, "taken once free: \(stream)")
 
         // A reload that keeps the input keeps the picture; one that moves it listens there.
         let sender = try WireSender(
             "ddp", to: address, port: 4048, leds: 1024, seconds: 1, options: ["--colour", "00ff00"])
         sender.wait()
         _ = try s.request("reload")
-        #expect(Array(try Self.frame(s).prefix(3)) == [0, 255, 0], "an unchanged stream keeps showing across a reload")
+        #expect(Array(try s.frame().prefix(3)) == [0, 255, 0], "an unchanged stream keeps showing across a reload")
         let moved = Self.address()
         _ = try s.write(String(contentsOfFile: config, encoding: .utf8).replacingOccurrences(of: address, with: moved))
         _ = try s.request("reload")
-        stream = try #require(try s.request("status")["streams"]?.arrayValue?.first)
+        stream = try #require(try Self.stream(s))
         #expect(stream["listen"] == .string("\(moved):4048") && stream["packets"] == 0, "\(stream)")
         let again = try WireSender(
             "ddp", to: moved, port: 4048, leds: 1024, seconds: 1, options: ["--colour", "0000ff"])
         again.wait()
-        #expect(Array(try Self.frame(s).prefix(3)) == [0, 0, 255])
+        #expect(try Self.poll(s, until: [0, 0, 255]))
     }
 
     @Test(
@@ -235,14 +219,19 @@ struct StreamLayerTests {
         }.joined(separator: "\n")
         let signd = try s.startSignd(config: try s.write(s.config(text: "Hostile", extra: layers)))
         defer { s.stop(signd) }
-        Thread.sleep(forTimeInterval: 2)
+        // Flooded only once all three listen.
+        #expect(
+            try eventually {
+                let streams = try s.request("status")["streams"]?.arrayValue ?? []
+                return streams.count == 3 && streams.allSatisfy { $0["state"] == "ok" }
+            })
         for (proto, address) in addresses.sorted(by: { $0.key < $1.key }) {
             let flood = try run(
                 "/usr/bin/env",
                 [
                     "python3", Paths.root.appendingPathComponent("tools/wire-peer.py").path, "flood", proto, "--to",
                     address,
-                    "--port", "\(Self.ports[proto]!)", "--count", "100000",
+                    "--port", "\(Self.ports[proto] ?? 0)", "--count", "100000",
                 ])
             #expect(flood.status == 0, "\(flood.stderr)")
         }
@@ -258,11 +247,18 @@ struct StreamLayerTests {
             #expect(packets > 0 && rejected > 0 && rejected <= packets, "\(stream)")
         }
         // Still listening: a good sender is shown.
-        let address = addresses["ddp"]!
+        let address = try #require(addresses["ddp"])
         let sender = try WireSender(
             "ddp", to: address, port: 4048, leds: 1024, seconds: 1, options: ["--colour", "00ff00"])
         sender.wait()
-        let stream = try #require(try s.request("status")["streams"]?.arrayValue?.first { $0["layer"] == "ddp" })
-        #expect(stream["showing"] == true, "\(stream)")
+        func ddp() throws -> JSONValue? {
+            try s.request("status")["streams"]?.arrayValue?.first { $0["layer"] == "ddp" }
+        }
+        var stream = try ddp()
+        _ = try eventually {
+            stream = try ddp()
+            return stream?["showing"] == true
+        }
+        #expect(stream?["showing"] == true, "\(String(describing: stream))")
     }
 }

@@ -67,15 +67,15 @@ struct TimelineTests {
             for board in ["left", "right", "whole"] { shm_unlink("/signd.\(s.name)\(board)") }
         }
         let epoch = ISO8601DateFormatter().string(from: Date().addingTimeInterval(-20))
-        var boards: [(String, Process, String)] = []
-        defer { for (_, process, _) in boards { s.stop(process) } }
-        for board in ["left", "right"] {
-            let socket = s.dir.appendingPathComponent("\(board).sock").path
-            let process = try Self.start(s, config: try Self.halfConfig(s, board: board, epoch: epoch), socket: socket)
-            boards.append((board, process, socket))
-            Thread.sleep(forTimeInterval: 0.7)
-        }
-        let status = try ControlClient(path: boards[1].2).request("status")
+        let sockets = ["left", "right"].map { s.dir.appendingPathComponent("\($0).sock").path }
+        let boards = try Self.startApart(
+            s,
+            [
+                (try Self.halfConfig(s, board: "left", epoch: epoch), sockets[0], s.name + "left"),
+                (try Self.halfConfig(s, board: "right", epoch: epoch), sockets[1], s.name + "right"),
+            ])
+        defer { for process in boards { s.stop(process) } }
+        let status = try ControlClient(path: sockets[1]).request("status")
         #expect(status["width"] == 64 && status["canvas"] == [128, 16] && status["viewport"] == [64, 0])
         // Ten seconds of both boards, every frame both showed, then the whole sign rendered
         // offline up to the last of them.
@@ -125,6 +125,31 @@ struct TimelineTests {
         return process
     }
 
+    /// Starts boards on (config, socket, shm object) 0.7 s apart, each waited for until it
+    /// answers, and returns once each has published 15 frames more (its start behind it).
+    static func startApart(_ s: Scratch, _ boards: [(config: String, socket: String, object: String)]) throws
+        -> [Process]
+    {
+        var started: [Process] = []
+        do {
+            for (i, board) in boards.enumerated() {
+                if i > 0 {
+                    // Real time on purpose: what is pinned is that boards started at different
+                    // instants agree, so the second starts a good part of a second after the first.
+                    Thread.sleep(forTimeInterval: 0.7)
+                }
+                started.append(try Self.start(s, config: board.config, socket: board.socket))
+            }
+            for board in boards {
+                _ = try s.published(board.object, atLeast: try s.published(board.object).number + 15)
+            }
+        } catch {
+            for process in started { s.stop(process) }
+            throw error
+        }
+        return started
+    }
+
     /// Reads both boards' framebuffers for `seconds` (tools/shm-read.py compare).
     static func compare(_ s: Scratch, seconds: Double) throws -> JSONValue {
         let done = try run(
@@ -148,12 +173,13 @@ struct TimelineTests {
         let epoch = formatter.string(from: Date().addingTimeInterval(-30))
         let socketA = s.dir.appendingPathComponent("a.sock").path
         let socketB = s.dir.appendingPathComponent("b.sock").path
-        let a = try Self.start(s, config: try Self.config(s, board: "a", epoch: epoch, broker: broker), socket: socketA)
-        defer { s.stop(a) }
-        Thread.sleep(forTimeInterval: 0.7)
-        let b = try Self.start(s, config: try Self.config(s, board: "b", epoch: epoch, broker: broker), socket: socketB)
-        defer { s.stop(b) }
-        Thread.sleep(forTimeInterval: 0.3)
+        let boards = try Self.startApart(
+            s,
+            [
+                (try Self.config(s, board: "a", epoch: epoch, broker: broker), socketA, s.name + "a"),
+                (try Self.config(s, board: "b", epoch: epoch, broker: broker), socketB, s.name + "b"),
+            ])
+        defer { for process in boards { s.stop(process) } }
 
         let steady = try Self.compare(s, seconds: 3)
         #expect((steady["both"]?.doubleValue ?? 0) >= 60, "\(steady)")
@@ -168,10 +194,9 @@ struct TimelineTests {
 
         // One request with `at`, published once to the group both boards obey.
         for socket in [socketA, socketB] {
-            for _ in 0..<300
-            where try ControlClient(path: socket).request("status")["mqtt"]?["state"]?.stringValue != "ok" {
-                Thread.sleep(forTimeInterval: 0.02)
-            }
+            #expect(
+                try eventually { try ControlClient(path: socket).request("status")["mqtt"]?["state"] == "ok" },
+                "\(socket): the MQTT link never came up")
         }
         let at = Date().timeIntervalSince1970 + 1
         try broker.publish("signd/group/long-sign/cmd", #"{"cmd":"set-text","text":"Now","at":\#(at)}"#)
