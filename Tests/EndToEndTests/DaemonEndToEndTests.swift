@@ -108,6 +108,13 @@ struct DaemonEndToEndTests {
         #expect(output["state"] == "error")
         #expect(output["last_error"]?.stringValue?.contains("belongs to another user (uid 65534") == true, "\(output)")
         #expect(status["text"] == "Still on")
+        // signctl does not read the other user's object as the sign's frames.
+        let png = s.dir.appendingPathComponent("snapshot.png").path
+        for arguments in [["snapshot", png], ["snapshot", png, "--output", s.name], ["watch", s.name]] {
+            let refused = try run(Paths.signctl, arguments + ["--socket", s.socket])
+            #expect(refused.status == 1 && refused.stderr.contains("is in error"), "\(arguments): \(refused.stderr)")
+        }
+        #expect(!FileManager.default.fileExists(atPath: png))
 
         // Once the owner removes it, the output is created within its retry interval.
         shm_unlink(object)

@@ -45,7 +45,7 @@ struct StatusBytesTests {
         input.port = 0
         let receiver = StreamReceiver(input, events: EventBus(), logger: Logger(label: "test"))
         defer { receiver.stop() }
-        for _ in 0..<200 where receiver.current.state != .ok { usleep(10_000) }
+        try #require(eventually { receiver.current.state == .ok }, "the stream receiver never listened")
         var counters = OutputCounters()
         counters.framesSent = 10
         counters.dropped = 1
