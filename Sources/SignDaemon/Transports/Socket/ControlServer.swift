@@ -1,3 +1,6 @@
+// The socket types (SOCK_STREAM ...) belong to the C module that parsed sys/socket.h first,
+// libsystemd's in this target: a whole-module (release) build finds them only through it.
+import CSystemd
 import Glibc
 import Logging
 import NIOCore
