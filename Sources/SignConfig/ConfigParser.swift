@@ -1,7 +1,7 @@
 import SignControl
 import TOMLKit
 
-/// Turns a config's text into a `ConfigTable`. The parser, TOMLKit over toml++, never frees
+/// Where a config's text is parsed. The parser, TOMLKit over toml++, never frees
 /// what it parses (about 14 KB each time the combined example is read) and aborts on some
 /// inputs, so the daemon parses in a short-lived child process (`signd parse-config`) and
 /// gets the document back as JSON: a reload or a load-scene, however often a client asks,

@@ -73,6 +73,7 @@ public struct DaemonConfig: Sendable, Equatable {
 
     /// The live terminal preview.
     public struct Preview: Sendable, Equatable {
+        /// `terminal = "auto" | "on" | "off"` (or true / false).
         public enum Mode: String, Sendable, CaseIterable {
             /// On when standard output is a terminal.
             case auto

@@ -4,6 +4,7 @@ import SignWire
 /// A network LED controller output as configured (docs/configuration.md, "Network outputs"): the protocol and
 /// its fields, where it sends, how the frame maps onto its LEDs and how colour is corrected.
 public struct NetworkOutputConfig: Sendable, Equatable {
+    /// The protocol, as `type` names it.
     public enum Wire: String, Sendable, CaseIterable {
         case ddp, e131, artnet, opc
 

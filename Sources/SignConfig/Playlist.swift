@@ -5,6 +5,7 @@ import SignScene
 public struct Playlist: Sendable, Equatable {
     /// One item: a text (fields and markup allowed) or a scene file.
     public struct Item: Sendable, Equatable {
+        /// What the item shows.
         public enum Content: Sendable, Equatable {
             case text(String)
             /// A config file's layers (a path as `load-scene` takes it).

@@ -3,6 +3,7 @@ import SignOutput
 /// A USB LED controller output as configured: which device, how the frame maps onto its
 /// LEDs and how colour is corrected.
 public struct USBOutputConfig: Sendable, Equatable {
+    /// The kind of controller, with what each kind needs to be found and fed.
     public enum Device: Sendable, Equatable {
         /// A Fadecandy board; dithering and interpolation are the firmware's own switches.
         case fadecandy(dithering: Bool, interpolation: Bool)
