@@ -15,6 +15,7 @@ let package = Package(
         .library(name: "SignUSB", targets: ["SignUSB"]),
         .library(name: "SignControl", targets: ["SignControl"]),
         .library(name: "SignWire", targets: ["SignWire"]),
+        .library(name: "SignConfig", targets: ["SignConfig"]),
         .library(name: "SignDaemon", targets: ["SignDaemon"]),
     ],
     dependencies: [
@@ -59,24 +60,31 @@ let package = Package(
         .plugin(name: "BuildCommit", capability: .buildTool()),
         // The LED network protocols' packets, both ways; pure Swift.
         .target(name: "SignWire"),
+        // Config reading: TOMLKit (C++), the guard in front of it and the child process that
+        // parses behind one door; what leaves is typed config and located problems.
+        .target(
+            name: "SignConfig",
+            dependencies: [
+                "SignTiming", "SignGraphics", "SignScene", "SignOutput", "SignWire", "SignControl",
+                .product(name: "TOMLKit", package: "TOMLKit"),
+            ]),
         .target(
             name: "SignDaemon",
             dependencies: [
-                "SignTiming", "SignScene", "SignOutput", "SignUSB", "SignWire", "SignControl", "CSystemd", "CMalloc",
-                "CMosquitto",
+                "SignTiming", "SignScene", "SignOutput", "SignUSB", "SignWire", "SignControl", "SignConfig", "CSystemd",
+                "CMalloc", "CMosquitto",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "NIOWebSocket", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
-                .product(name: "TOMLKit", package: "TOMLKit"),
             ],
             // The web page's files, compiled in (WebPage.swift).
             resources: [.embedInCode("Transports/Web/Page")]),
         .executableTarget(
             name: "signd",
             dependencies: [
-                "SignDaemon",
+                "SignDaemon", "SignConfig",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
         .executableTarget(
@@ -91,7 +99,7 @@ let package = Package(
         .executableTarget(
             name: "signd-fuzz",
             dependencies: [
-                "SignDaemon", "SignControl", "SignScene", "SignGraphics", "SignWire", "CFuzzer",
+                "SignDaemon", "SignConfig", "SignControl", "SignScene", "SignGraphics", "SignWire", "CFuzzer",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOEmbedded", package: "swift-nio"),
             ],
@@ -105,9 +113,12 @@ let package = Package(
         .testTarget(name: "SignControlTests", dependencies: ["SignControl"]),
         .testTarget(name: "SignWireTests", dependencies: ["SignWire"]),
         .testTarget(
+            name: "SignConfigTests",
+            dependencies: ["SignConfig", "SignGraphics", "SignScene", "SignTiming", "SignOutput"]),
+        .testTarget(
             name: "SignDaemonTests",
             dependencies: [
-                "SignDaemon",
+                "SignDaemon", "SignConfig",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOEmbedded", package: "swift-nio"),

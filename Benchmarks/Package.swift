@@ -19,6 +19,7 @@ let package = Package(
                 .product(name: "SignScene", package: "signd"),
                 .product(name: "SignOutput", package: "signd"),
                 .product(name: "SignWire", package: "signd"),
+                .product(name: "SignConfig", package: "signd"),
                 .product(name: "SignDaemon", package: "signd"),
             ],
             path: "Benchmarks/SignBenchmarks",

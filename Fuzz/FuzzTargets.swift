@@ -1,6 +1,7 @@
 import Foundation
 import NIOCore
 import NIOEmbedded
+import SignConfig
 import SignControl
 import SignDaemon
 import SignGraphics

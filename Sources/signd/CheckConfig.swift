@@ -1,4 +1,5 @@
 import ArgumentParser
+import SignConfig
 import SignDaemon
 import SignGraphics
 

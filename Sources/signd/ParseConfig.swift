@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import SignConfig
 import SignDaemon
 
 /// `signd parse-config`: the running daemon's config parser, in a process of its own. Reads

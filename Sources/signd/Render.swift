@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import SignConfig
 import SignDaemon
 import SignGraphics
 import SignScene

@@ -1,4 +1,5 @@
 import Foundation
+import SignConfig
 import SignGraphics
 import SignScene
 import Testing

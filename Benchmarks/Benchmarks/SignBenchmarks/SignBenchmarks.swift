@@ -1,6 +1,7 @@
 import Benchmark
 import Foundation
 import Glibc
+import SignConfig
 import SignDaemon
 import SignGraphics
 import SignOutput

@@ -1,4 +1,5 @@
 import Foundation
+import SignConfig
 import SignControl
 import SignOutput
 import SignScene

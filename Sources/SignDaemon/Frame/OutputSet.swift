@@ -1,5 +1,6 @@
 import Glibc
 import Logging
+import SignConfig
 import SignOutput
 import SignUSB
 import Synchronization

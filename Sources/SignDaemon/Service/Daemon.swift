@@ -2,6 +2,7 @@ import Dispatch
 import Foundation
 import Glibc
 import Logging
+import SignConfig
 import SignControl
 import SignGraphics
 import SignOutput

@@ -1,4 +1,5 @@
 import Foundation
+import SignConfig
 import SignScene
 
 /// Scene files on a running daemon: `load-scene`, and the config's own layers again after a

@@ -1,21 +1,13 @@
 import Foundation
-import SignControl
+import SignConfig
 
-/// Live fields in a text: `{time:FORMAT}` and `{date:FORMAT}` (strftime, in the display's
-/// time zone), `{countdown:INSTANT}` or `{countdown:INSTANT,FORMAT}` (the time left until an
-/// ISO-8601 instant: `D days HH:MM:SS`, or FORMAT with `%d %H %M %S`) and `{var:NAME}` (a
-/// value set with `set-var`; empty until set). `{{` stays a literal brace; other markup is
-/// left to the rich-text pass. Expanding is a pure function of the text, a wall-clock
-/// instant, the time zone and the variables, so it is tested at any instant.
-public enum LiveFields {
-    /// One field, as written.
-    public enum Field: Sendable, Equatable {
-        case time(String)
-        case date(String)
-        case countdown(to: Date, format: String?)
-        case variable(String)
-    }
-
+/// Live fields expanded: `{time:FORMAT}` and `{date:FORMAT}` in the display's time zone,
+/// `{countdown:...}` as `D days HH:MM:SS` or FORMAT with `%d %H %M %S`, and `{var:NAME}` (a
+/// value set with `set-var`; empty until set); other markup is left to the rich-text pass.
+/// Expanding is a pure function of the text, a wall-clock instant, the time zone and the
+/// variables, so it is tested at any instant. The fields' syntax is SignConfig's
+/// (LiveFieldSyntax.swift), where the config reader checks texts against it.
+extension LiveFields {
     /// How often a text's fields can change their shown value.
     public enum Granularity: Int, Sendable, Comparable {
         case second = 1
@@ -34,8 +26,6 @@ public enum LiveFields {
         }
     }
 
-    /// Longest strftime format of a field.
-    public static let maxFormatLength = 64
     /// Most variables `set-var` keeps.
     public static let maxVariables = 256
     /// Longest expanded text, in Unicode scalars (what `set-text` allows): a text using a long
@@ -43,116 +33,6 @@ public enum LiveFields {
     public static let maxExpandedLength = 8192
     /// Before this year a clock has not been set (no RTC, no NTP yet): times show as dashes.
     static let firstSetYear = 2020
-
-    /// Why a field is not one signd can show.
-    public struct Problem: Error, Sendable, Equatable, CustomStringConvertible {
-        /// The field's kind and the problem (never the rest of the text).
-        public let description: String
-    }
-
-    /// A piece of a text: as written, or a field.
-    enum Piece: Equatable {
-        case literal(Substring)
-        case field(Field)
-    }
-
-    private static let kinds = ["time:", "date:", "countdown:", "var:"]
-
-    /// The text cut into literal pieces and fields; a malformed field is a problem.
-    static func pieces(_ text: String) throws(Problem) -> [Piece] {
-        guard text.contains("{") else { return [.literal(text[...])] }
-        var pieces: [Piece] = []
-        var literalStart = text.startIndex
-        var i = text.startIndex
-        while let open = text[i...].firstIndex(of: "{") {
-            let next = text.index(after: open)
-            if next < text.endIndex, text[next] == "{" {
-                i = text.index(after: next)
-                continue
-            }
-            guard let kind = kinds.first(where: { text[next...].hasPrefix($0) }),
-                let close = text[next...].firstIndex(of: "}")
-            else {
-                i = next
-                continue
-            }
-            let argument = String(text[text.index(next, offsetBy: kind.count)..<close])
-            if literalStart < open { pieces.append(.literal(text[literalStart..<open])) }
-            pieces.append(.field(try field(kind: kind, argument)))
-            i = text.index(after: close)
-            literalStart = i
-        }
-        if literalStart < text.endIndex { pieces.append(.literal(text[literalStart...])) }
-        return pieces
-    }
-
-    private static func field(kind: String, _ argument: String) throws(Problem) -> Field {
-        switch kind {
-        case "time:", "date:":
-            guard !argument.isEmpty, argument.utf8.count <= maxFormatLength else {
-                throw Problem(description: "a {\(kind)...} field needs a format of 1 to \(maxFormatLength) bytes")
-            }
-            return kind == "time:" ? .time(argument) : .date(argument)
-        case "countdown:":
-            let parts = argument.split(separator: ",", maxSplits: 1, omittingEmptySubsequences: false)
-            guard let date = instant(String(parts[0])) else {
-                throw Problem(
-                    description: "a {countdown:...} field needs an ISO-8601 instant such as 2026-12-24T18:00:00+01:00")
-            }
-            let format = parts.count > 1 ? String(parts[1]) : nil
-            if let format, format.isEmpty || format.utf8.count > maxFormatLength {
-                throw Problem(description: "a {countdown:...} format must be 1 to \(maxFormatLength) bytes")
-            }
-            return .countdown(to: date, format: format)
-        default:
-            guard Request.SetVar.isValidName(argument) else {
-                throw Problem(description: "a {var:NAME} field needs a name of 1 to 64 of A-Z a-z 0-9 _ . -")
-            }
-            return .variable(argument)
-        }
-    }
-
-    /// Parses an ISO-8601 instant with its offset (`Z` or `+01:00`), seconds optional.
-    public static func instant(_ text: String) -> Date? {
-        let formatter = ISO8601DateFormatter()
-        for options: ISO8601DateFormatter.Options in [
-            [.withInternetDateTime], [.withInternetDateTime, .withFractionalSeconds],
-        ] {
-            formatter.formatOptions = options
-            if let date = formatter.date(from: text) { return date }
-        }
-        // Without seconds: 2026-12-24T18:00+01:00 or 2026-12-24T18:00Z.
-        let u = Array(text.utf8)
-        if u.count == 17 || u.count == 22, u.count > 16, u[10] == UInt8(ascii: "T"), u[13] == UInt8(ascii: ":"),
-            u[16] == UInt8(ascii: "Z") || u[16] == UInt8(ascii: "+") || u[16] == UInt8(ascii: "-")
-        {
-            formatter.formatOptions = [.withInternetDateTime]
-            return formatter.date(from: String(text.prefix(16)) + ":00" + text.dropFirst(16))
-        }
-        return nil
-    }
-
-    /// The problems of `text`'s fields (empty: every field can be shown).
-    public static func problems(in text: String) -> [Problem] {
-        do {
-            _ = try pieces(text)
-            return []
-        } catch {
-            return [error]
-        }
-    }
-
-    /// Whether `text` has any field.
-    public static func hasFields(_ text: String) -> Bool {
-        guard text.contains("{") else { return false }
-        return ((try? pieces(text)) ?? []).contains { if case .field = $0 { true } else { false } }
-    }
-
-    /// Names of the variables `text` shows.
-    public static func variables(in text: String) -> Set<String> {
-        guard text.contains("{var:") else { return [] }
-        return Set(((try? pieces(text)) ?? []).compactMap { if case .field(.variable(let n)) = $0 { n } else { nil } })
-    }
 
     /// How often `text`'s shown value can change without a `set-var`: nil for a text with no
     /// clock or countdown.

@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import Logging
+import SignConfig
 import SignControl
 import SignScene
 import Synchronization

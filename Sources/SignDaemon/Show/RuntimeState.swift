@@ -1,3 +1,4 @@
+import SignConfig
 import SignControl
 import SignGraphics
 import SignScene

@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import SignConfig
 
 /// Where `load-scene` may read from: the directories `control.scene_dirs` names (by default
 /// the config's own). A path outside them is refused with the same words whether or not it

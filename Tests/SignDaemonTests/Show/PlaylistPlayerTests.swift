@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import SignConfig
 import SignControl
 import Testing
 
@@ -87,7 +88,7 @@ struct PlaylistPlayerTests {
         let player = Self.player(rig)
         defer { player.stop() }
         let hm = ShowScheduleTests.hm
-        let weekdays = try #require(ShowSchedule.days(["mon-fri"]))
+        let weekdays = try #require(ScheduleEntry.days(["mon-fri"]))
         let schedule = ShowSchedule(
             entries: [
                 .init(days: weekdays, from: hm("09:00"), to: hm("18:00"), target: .playlist("open")),

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 
+@testable import SignConfig
 @testable import SignDaemon
 
 /// `[[schedule]]` as a pure function of its entries, the time zone and the instant.
@@ -8,16 +9,16 @@ import Testing
 struct ShowScheduleTests {
     static let berlin = TimeZone(identifier: "Europe/Berlin")!
     static func at(_ iso: String) -> Date { LiveFields.instant(iso)! }
-    static func hm(_ text: String) -> Int { BrightnessSchedule.timeOfDay(text)! }
+    static func hm(_ text: String) -> Int { ConfigReader.timeOfDay(text)! }
 
     /// Opening hours on weekdays, late opening on Saturday, a night programme past midnight
     /// on Friday, closed otherwise (no entry: the config's own layers).
     static let storefront = ShowSchedule(
         entries: [
-            .init(days: ShowSchedule.days(["mon-fri"])!, from: hm("09:00"), to: hm("18:00"), target: .playlist("open")),
-            .init(days: ShowSchedule.days(["sat"])!, from: hm("10:00"), to: hm("14:00"), target: .playlist("open")),
-            .init(days: ShowSchedule.days(["fri"])!, from: hm("22:00"), to: hm("02:00"), target: .scene("night.toml")),
-            .init(days: ShowSchedule.days(["daily"])!, from: hm("08:00"), to: hm("20:00"), target: .playlist("closed")),
+            .init(days: ScheduleEntry.days(["mon-fri"])!, from: hm("09:00"), to: hm("18:00"), target: .playlist("open")),
+            .init(days: ScheduleEntry.days(["sat"])!, from: hm("10:00"), to: hm("14:00"), target: .playlist("open")),
+            .init(days: ScheduleEntry.days(["fri"])!, from: hm("22:00"), to: hm("02:00"), target: .scene("night.toml")),
+            .init(days: ScheduleEntry.days(["daily"])!, from: hm("08:00"), to: hm("20:00"), target: .playlist("closed")),
         ], timeZone: berlin)
 
     @Test("weekdays and hours choose the entry; the first that matches wins over a later overlapping one")
@@ -60,15 +61,5 @@ struct ShowScheduleTests {
         #expect(night.entry(at: Self.at("2026-10-25T02:30:00+02:00")) == 0)
         #expect(night.entry(at: Self.at("2026-10-25T02:30:00+01:00")) == 0)
         #expect(night.entry(at: Self.at("2026-10-25T04:00:00+01:00")) == nil)
-    }
-
-    @Test("day names and ranges, wrapping round the week; a word that is not a day is refused")
-    func days() {
-        #expect(ShowSchedule.days(["mon-fri"]) == [2, 3, 4, 5, 6])
-        #expect(ShowSchedule.days(["fri-mon"]) == [6, 7, 1, 2])
-        #expect(ShowSchedule.days(["sat", "Sun"]) == [7, 1])
-        #expect(ShowSchedule.days(["daily"]) == Set(1...7))
-        #expect(ShowSchedule.days(["weekdays"]) == nil)
-        #expect(ShowSchedule.days(["mon-"]) == nil)
     }
 }

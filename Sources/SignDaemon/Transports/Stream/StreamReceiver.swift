@@ -5,6 +5,7 @@ import Foundation
 import CSystemd
 import Glibc
 import Logging
+import SignConfig
 import SignControl
 import SignGraphics
 import SignOutput

@@ -1,4 +1,5 @@
 import Logging
+import SignConfig
 import Synchronization
 
 /// The receivers of the stream layers on screen. A reload or a loaded scene hands over its

@@ -3,12 +3,12 @@ import SignGraphics
 import SignOutput
 import Testing
 
-@testable import SignDaemon
+@testable import SignConfig
 
 @Suite("Network output configs")
 struct NetworkOutputConfigTests {
     static let fonts = try! FontLibrary()
-    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../..")
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../..")
         .standardized
 
     static func network(_ example: String) throws -> NetworkOutputConfig {
@@ -45,16 +45,12 @@ struct NetworkOutputConfigTests {
         #expect(panel.sourceName == "signd window panel" && panel.priority == 100)
     }
 
-    @Test("defaults: each protocol's port and first universe; a CID stable for the name, and a UUID")
+    @Test("defaults: each protocol's port and first universe")
     func defaults() {
         #expect(NetworkOutputConfig(name: "a", wire: .artnet).port == 6454)
         #expect(NetworkOutputConfig(name: "a", wire: .artnet).universe == 0)
         #expect(NetworkOutputConfig(name: "a", wire: .e131).universe == 1)
         #expect(NetworkOutputConfig(name: "a", wire: .opc).port == 7890)
-        let cid = NetworkOutputConfig.componentID(name: "panel")
-        #expect(cid.count == 16 && cid == NetworkOutputConfig.componentID(name: "panel"))
-        #expect(cid != NetworkOutputConfig.componentID(name: "panel2"))
-        #expect(cid[6] >> 4 == 8 && cid[8] >> 6 == 2, "version 8, RFC 4122 variant")
     }
 
     @Test("mistakes are named with their key and line")

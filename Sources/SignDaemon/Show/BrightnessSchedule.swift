@@ -1,22 +1,12 @@
 import Foundation
+import SignConfig
 
 /// `[[brightness]]` entries: every day at a time of day, in the display's time zone, the
 /// brightness steps or fades to a value. A pure function of the entries, the time zone and
 /// a wall-clock instant, so it is tested across midnight and daylight-saving changes.
 public struct BrightnessSchedule: Sendable, Equatable {
-    /// One entry: from `at` (seconds after local midnight) the brightness moves to `value`
-    /// over `fade` seconds (0: a step).
-    public struct Entry: Sendable, Equatable {
-        public var at: Int
-        public var value: Double
-        public var fade: Double
-
-        public init(at: Int, value: Double, fade: Double = 0) {
-            self.at = at
-            self.value = value
-            self.fade = fade
-        }
-    }
+    /// One `[[brightness]]` entry as configured (BrightnessEntry.swift, in SignConfig).
+    public typealias Entry = BrightnessEntry
 
     /// A change of the schedule: which entry, and the instant it begins.
     public struct Change: Sendable, Equatable {
@@ -34,17 +24,6 @@ public struct BrightnessSchedule: Sendable, Equatable {
     }
 
     public var isEmpty: Bool { entries.isEmpty }
-
-    /// Parses `HH:MM` or `HH:MM:SS` (00:00 to 23:59:59) to seconds after midnight.
-    public static func timeOfDay(_ text: String) -> Int? {
-        let parts = text.split(separator: ":", omittingEmptySubsequences: false)
-        guard (2...3).contains(parts.count), parts.allSatisfy({ $0.count == 2 && $0.allSatisfy(\.isASCII) }),
-            let h = Int(parts[0]), let m = Int(parts[1]), (0..<24).contains(h), (0..<60).contains(m)
-        else { return nil }
-        let s = parts.count == 3 ? Int(parts[2]) : 0
-        guard let s, (0..<60).contains(s) else { return nil }
-        return h * 3600 + m * 60 + s
-    }
 
     private var day: LocalDay { LocalDay(timeZone) }
 

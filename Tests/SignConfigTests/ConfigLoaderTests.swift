@@ -4,12 +4,12 @@ import SignScene
 import SignTiming
 import Testing
 
-@testable import SignDaemon
+@testable import SignConfig
 
 @Suite("ConfigLoader")
 struct ConfigLoaderTests {
     static let fonts = try! FontLibrary()
-    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../..")
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../..")
         .standardized
 
     func problems(_ source: String, fonts: FontLibrary? = nil) -> [String] {

@@ -2,7 +2,7 @@ import Foundation
 import SignGraphics
 import Testing
 
-@testable import SignDaemon
+@testable import SignConfig
 
 /// Inputs on which the TOML parser would abort or exhaust the stack are refused before it
 /// sees them, as syntax problems with their line; every example config still passes.
@@ -57,7 +57,7 @@ struct TOMLGuardTests {
     @Test("one byte changed anywhere in the installed config never aborts the parser")
     func everyByteOfTheInstalledConfig() throws {
         let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent(
-            "../../../configs/signd.toml")
+            "../../configs/signd.toml")
         let original = Array(try Data(contentsOf: url))
         // Each position gets the bytes that open or break TOML structure.
         for i in original.indices {
@@ -109,7 +109,7 @@ struct TOMLGuardTests {
                 [display]
                 """) == nil)
         let examples = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent(
-            "../../../configs")
+            "../../configs")
         for file in try FileManager.default.subpathsOfDirectory(atPath: examples.path) where file.hasSuffix(".toml") {
             let source = try String(contentsOf: examples.appendingPathComponent(file), encoding: .utf8)
             #expect(TOMLGuard.check(source) == nil, "\(file)")

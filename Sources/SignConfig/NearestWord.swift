@@ -1,9 +1,9 @@
 /// The known word a typo most likely meant, for "did you mean" hints in config problems and
 /// request errors.
-enum NearestWord {
+public enum NearestWord {
     /// The word in `words` closest to `typo` by edit distance (a swap of neighbours counts as
     /// one edit), when it is close enough to be a typo of it: at most a third of its length.
-    static func among(_ words: some Sequence<String>, to typo: String) -> String? {
+    public static func among(_ words: some Sequence<String>, to typo: String) -> String? {
         let a = Array(typo.lowercased().unicodeScalars)
         var best: (word: String, distance: Int)?
         for word in words {
@@ -15,7 +15,7 @@ enum NearestWord {
     }
 
     /// ` (did you mean "x"?)`, or nothing.
-    static func hint(_ words: some Sequence<String>, for typo: String) -> String {
+    public static func hint(_ words: some Sequence<String>, for typo: String) -> String {
         among(words, to: typo).map { " (did you mean \"\($0)\"?)" } ?? ""
     }
 

@@ -3,6 +3,7 @@ import SignOutput
 /// A USB LED controller output as configured: which device, how the frame maps onto its
 /// LEDs and how colour is corrected.
 public struct USBOutputConfig: Sendable, Equatable {
+    /// The kind of controller, with what each kind needs to be found and fed.
     public enum Device: Sendable, Equatable {
         /// A Fadecandy board; dithering and interpolation are the firmware's own switches.
         case fadecandy(dithering: Bool, interpolation: Bool)
@@ -49,34 +50,6 @@ public struct USBOutputConfig: Sendable, Equatable {
             return [panel]
         case .fadecandy, .bulk:
             return [Panel(width: width, height: height)]
-        }
-    }
-
-    /// The controller that encodes frames of a `width` x `height` display for this device.
-    public func controller(width: Int, height: Int) -> any LEDController {
-        let panels = effectivePanels(width: width, height: height)
-        switch device {
-        case .fadecandy(let dithering, let interpolation):
-            let map = PixelMap(
-                panels: panels, frameWidth: width, frameHeight: height, ledCount: FadecandyDevice.ledCount)
-            return FadecandyDevice(
-                serial: serial, map: map, correction: correction, dithering: dithering, interpolation: interpolation)
-        case .framework:
-            let map = PixelMap(
-                panels: panels, frameWidth: width, frameHeight: height,
-                ledCount: FrameworkMatrixDevice.columns * FrameworkMatrixDevice.rows)
-            var host = correction
-            host.brightness = 1
-            let level = UInt8((min(max(correction.brightness, 0), 1) * 255).rounded())
-            return FrameworkMatrixDevice(
-                serial: serial, map: map, correction: host, dithering: dithering, brightness: level)
-        case .bulk(let vid, let pid, let interface, let endpoint, let order, let header, let footer, let packetSize):
-            let map = PixelMap(panels: panels, frameWidth: width, frameHeight: height, ledCount: ledCount)
-            return BulkPanelDevice(
-                match: USBMatch(vendorID: vid, productID: pid, serial: serial), interface: interface,
-                endpoint: endpoint,
-                order: order, header: header, footer: footer, packetSize: packetSize, map: map, correction: correction,
-                dithering: dithering)
         }
     }
 }

@@ -2,7 +2,7 @@ import SignControl
 
 /// A parsed config document's values, in TOML's kinds, apart from any parser: the config
 /// reader reads these, whichever process parsed the text.
-public indirect enum ConfigValue: Sendable, Equatable {
+indirect enum ConfigValue: Sendable, Equatable {
     case string(String)
     case integer(Int)
     case float(Double)
@@ -12,15 +12,15 @@ public indirect enum ConfigValue: Sendable, Equatable {
     /// A date, time or date-time, as written.
     case dateTime(String)
 
-    public var string: String? { if case .string(let v) = self { v } else { nil } }
-    public var int: Int? { if case .integer(let v) = self { v } else { nil } }
-    public var double: Double? { if case .float(let v) = self { v } else { nil } }
-    public var bool: Bool? { if case .boolean(let v) = self { v } else { nil } }
-    public var array: [ConfigValue]? { if case .array(let v) = self { v } else { nil } }
-    public var table: ConfigTable? { if case .table(let v) = self { v } else { nil } }
+    var string: String? { if case .string(let v) = self { v } else { nil } }
+    var int: Int? { if case .integer(let v) = self { v } else { nil } }
+    var double: Double? { if case .float(let v) = self { v } else { nil } }
+    var bool: Bool? { if case .boolean(let v) = self { v } else { nil } }
+    var array: [ConfigValue]? { if case .array(let v) = self { v } else { nil } }
+    var table: ConfigTable? { if case .table(let v) = self { v } else { nil } }
 
     /// The kind, in the words problems use ("expected an integer, found string").
-    public var type: String {
+    var type: String {
         switch self {
         case .string: "string"
         case .integer: "integer"
@@ -34,15 +34,15 @@ public indirect enum ConfigValue: Sendable, Equatable {
 }
 
 /// A TOML table: keys to values.
-public struct ConfigTable: Sendable, Equatable {
-    public var entries: [String: ConfigValue]
+struct ConfigTable: Sendable, Equatable {
+    var entries: [String: ConfigValue]
 
-    public init(_ entries: [String: ConfigValue] = [:]) { self.entries = entries }
+    init(_ entries: [String: ConfigValue] = [:]) { self.entries = entries }
 
-    public subscript(key: String) -> ConfigValue? { entries[key] }
+    subscript(key: String) -> ConfigValue? { entries[key] }
 
     /// The keys, sorted (so problems come in a stable order).
-    public var keys: [String] { entries.keys.sorted() }
+    var keys: [String] { entries.keys.sorted() }
 }
 
 /// How a parsed document travels from the process that parsed it: tagged JSON that keeps

@@ -1,4 +1,5 @@
 import Foundation
+import SignConfig
 import Testing
 
 @testable import SignDaemon
@@ -12,16 +13,6 @@ struct BrightnessScheduleTests {
     static let dayAndNight = BrightnessSchedule(
         entries: [.init(at: 22 * 3600, value: 0.2, fade: 600), .init(at: 7 * 3600, value: 1, fade: 900)],
         timeZone: berlin)
-
-    @Test("times of day: HH:MM and HH:MM:SS from 00:00 to 23:59:59, nothing else")
-    func timeOfDay() {
-        #expect(BrightnessSchedule.timeOfDay("00:00") == 0)
-        #expect(BrightnessSchedule.timeOfDay("22:30") == 81000)
-        #expect(BrightnessSchedule.timeOfDay("23:59:59") == 86399)
-        for bad in ["24:00", "7:00", "07:60", "07", "07:00:60", "", "07:00:00:00", "aa:bb", "٠٧:٠٠"] {
-            #expect(BrightnessSchedule.timeOfDay(bad) == nil, "\(bad)")
-        }
-    }
 
     @Test("across midnight: the night's level holds from 22:10 until 07:00 the next day; fades are linear in time")
     func acrossMidnight() throws {

@@ -158,14 +158,14 @@ public enum ConfigLoader {
             let path = "brightness[\(i)]"
             r.rejectUnknownKeys(t, at: path, allowed: ["at", "value", "fade"])
             let at = r.string(t, "at", at: path)
-            let seconds = at.flatMap(BrightnessSchedule.timeOfDay)
+            let seconds = at.flatMap(ConfigReader.timeOfDay)
             if at == nil { r.problem(path + ".at", "missing: the time of day, \"HH:MM\"") }
             if at != nil, seconds == nil { r.problem(path + ".at", "not a time of day (\"HH:MM\", 00:00 to 23:59)") }
             let value = r.number(t, "value", at: path, in: 0...1)
             if t["value"] == nil { r.problem(path + ".value", "missing: the brightness, 0 to 1") }
             let fade = r.number(t, "fade", at: path, in: 0...86400) ?? 0
             if let seconds, let value {
-                config.brightnessSchedule.append(BrightnessSchedule.Entry(at: seconds, value: value, fade: fade))
+                config.brightnessSchedule.append(BrightnessEntry(at: seconds, value: value, fade: fade))
             }
         }
     }
@@ -231,7 +231,7 @@ public enum ConfigLoader {
             var days = Set(1...7)
             if let value = t["days"] {
                 let words = value.array?.compactMap(\.string)
-                if let words, words.count == value.array?.count, let d = ShowSchedule.days(words), !d.isEmpty {
+                if let words, words.count == value.array?.count, let d = ScheduleEntry.days(words), !d.isEmpty {
                     days = d
                 } else {
                     r.problem(path + ".days", "expected an array of days of the week, e.g. [\"mon-fri\", \"sat\"]")
@@ -239,7 +239,7 @@ public enum ConfigLoader {
             }
             func time(_ key: String) -> Int? {
                 guard let text = r.string(t, key, at: path) else { return nil }
-                guard let seconds = BrightnessSchedule.timeOfDay(text) else {
+                guard let seconds = ConfigReader.timeOfDay(text) else {
                     r.problem(path + "." + key, "not a time of day (\"HH:MM\", 00:00 to 23:59)")
                     return nil
                 }
@@ -252,10 +252,10 @@ public enum ConfigLoader {
                 if !config.playlists.contains(where: { $0.name == name }) {
                     r.problem(path + ".playlist", "no [[playlist]] has this name")
                 }
-                config.schedule.append(ShowSchedule.Entry(days: days, from: from, to: to, target: .playlist(name)))
+                config.schedule.append(ScheduleEntry(days: days, from: from, to: to, target: .playlist(name)))
             case (nil, let scene?):
                 config.schedule.append(
-                    ShowSchedule.Entry(days: days, from: from, to: to, target: .scene(r.fromConfigDirectory(scene))))
+                    ScheduleEntry(days: days, from: from, to: to, target: .scene(r.fromConfigDirectory(scene))))
             default:
                 r.problem(path, "an entry shows a playlist or a scene: give one of them")
             }

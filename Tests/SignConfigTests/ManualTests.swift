@@ -1,13 +1,13 @@
 import Foundation
 import Testing
 
-@testable import SignDaemon
+@testable import SignConfig
 
 /// signd.toml(5) against the config reader: every key the reader takes in any example is
 /// documented, under its table.
 @Suite("signd.toml(5)")
 struct ManualTests {
-    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../..")
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../..")
         .standardized
 
     /// Every kind of table the examples use, with the keys the reader takes there.

@@ -1,4 +1,4 @@
-@testable import SignDaemon
+@testable import SignConfig
 
 /// The problems `check-config` would print for `source` named `file`; none for a good one.
 func configProblems(_ source: String, file: String = "t.toml") -> [String] {

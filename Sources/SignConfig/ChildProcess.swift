@@ -1,4 +1,5 @@
 import Glibc
+import SignTiming
 
 /// Runs a short-lived helper: `posix_spawn`, its standard input written from memory, its
 /// standard output read back, a deadline after which it is killed. No threads, no shell.

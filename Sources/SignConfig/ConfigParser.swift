@@ -1,7 +1,7 @@
 import SignControl
 import TOMLKit
 
-/// Turns a config's text into a `ConfigTable`. The parser, TOMLKit over toml++, never frees
+/// Where a config's text is parsed. The parser, TOMLKit over toml++, never frees
 /// what it parses (about 14 KB each time the combined example is read) and aborts on some
 /// inputs, so the daemon parses in a short-lived child process (`signd parse-config`) and
 /// gets the document back as JSON: a reload or a load-scene, however often a client asks,
@@ -18,10 +18,10 @@ public enum ConfigParser {
 
     /// A document that did not parse: the line, the key path when the problem is in a
     /// key's value, and the parser's message.
-    public struct Failure: Error, Sendable, Equatable {
-        public let line: Int
-        public var key: String? = nil
-        public let message: String
+    struct Failure: Error, Sendable, Equatable {
+        let line: Int
+        var key: String? = nil
+        let message: String
     }
 
     /// Longest a child may take, in milliseconds, before it is stopped and the file refused.
@@ -29,7 +29,8 @@ public enum ConfigParser {
     /// Largest answer accepted from a child.
     static let maxAnswer = 64 << 20
 
-    public static func parse(_ source: String, mode: Mode) throws(Failure) -> ConfigTable {
+    /// The document in `source`, parsed where `mode` says, after `TOMLGuard` has checked it.
+    static func parse(_ source: String, mode: Mode) throws(Failure) -> ConfigTable {
         if let refused = TOMLGuard.check(source) {
             let key = refused.inString ? TOMLKeyLines(source: source).key(at: refused.line) : nil
             throw Failure(line: refused.line, key: key, message: refused.message)

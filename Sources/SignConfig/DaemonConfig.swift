@@ -73,6 +73,7 @@ public struct DaemonConfig: Sendable, Equatable {
 
     /// The live terminal preview.
     public struct Preview: Sendable, Equatable {
+        /// `terminal = "auto" | "on" | "off"` (or true / false).
         public enum Mode: String, Sendable, CaseIterable {
             /// On when standard output is a terminal.
             case auto
@@ -190,11 +191,11 @@ public struct DaemonConfig: Sendable, Equatable {
     }
 
     /// `[[brightness]]`: the brightness through the day.
-    public var brightnessSchedule: [BrightnessSchedule.Entry] = []
+    public var brightnessSchedule: [BrightnessEntry] = []
     /// `[[playlist]]`, in file order.
     public var playlists: [Playlist] = []
     /// `[[schedule]]`, in file order (the first that matches wins).
-    public var schedule: [ShowSchedule.Entry] = []
+    public var schedule: [ScheduleEntry] = []
     public var display = Display()
     public var control = Control()
     public var layers: [SceneLayer] = []

@@ -4,13 +4,13 @@ import SignScene
 
 /// Layer property values as requests and the saved state write them: numbers, `[x, y]`,
 /// `"#rrggbbaa"`, arrays of either.
-enum PropertyValue {
+public enum PropertyValue {
     /// Largest magnitude a number in a property value may have: far beyond any board, far
     /// below what would overflow pixel arithmetic.
-    static let maxMagnitude = 1_000_000.0
+    public static let maxMagnitude = 1_000_000.0
 
     /// Reads `raw` as a value of `property`'s kind; the message says what was expected.
-    static func parse(_ raw: JSONValue, for property: LayerProperty) throws(ControlError) -> AnimatableValue {
+    public static func parse(_ raw: JSONValue, for property: LayerProperty) throws(ControlError) -> AnimatableValue {
         let kind = property.kind
         let numbers: [Double]? =
             raw.doubleValue.map { [$0] }
@@ -36,7 +36,7 @@ enum PropertyValue {
     }
 
     /// `value` written as a request would write it.
-    static func json(_ value: AnimatableValue) -> JSONValue {
+    public static func json(_ value: AnimatableValue) -> JSONValue {
         func numbers(_ n: [Double]) -> JSONValue { .array(n.map { .double($0) }) }
         func hex(_ c: Color) -> JSONValue {
             .string("#" + [c.red, c.green, c.blue, c.alpha].map { String(format2: $0) }.joined())

@@ -1,6 +1,6 @@
 import Testing
 
-@testable import SignDaemon
+@testable import SignConfig
 
 @Suite("Stream layer configs")
 struct StreamInputTests {
