@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import SignConfig
 import SignControl
 import SignGraphics
 import SignOutput
