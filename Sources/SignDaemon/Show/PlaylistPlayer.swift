@@ -216,7 +216,7 @@ final class PlaylistPlayer: Sendable {
         if sceneLoaded == nil, let layer, let text = parts.store.ownText(ofLayer: layer) {
             _ = try? parts.store.setText(
                 text, layer: layer, when: .now, now: parts.clock.sceneTime(), from: from,
-                transition: list.transition.map { Transition(kind: $0) }, record: false)
+                transition: list.transition.map { Transition(kind: $0) }, remember: false)
         }
     }
 
@@ -256,7 +256,7 @@ final class PlaylistPlayer: Sendable {
             do {
                 try store.setText(
                     text, layer: layer, when: .now, now: now, from: from,
-                    transition: list.transition.map { Transition(kind: $0) }, record: false)
+                    transition: list.transition.map { Transition(kind: $0) }, remember: false)
             } catch {
                 parts.logger.warning(
                     "a playlist item could not be shown",
