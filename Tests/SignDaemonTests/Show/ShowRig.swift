@@ -19,6 +19,8 @@ struct ShowRig {
     let store: SceneStore
     let events = EventBus()
     let recorder: EventRecorder
+    /// The Show over `store`, `clock` and `events` (its parts unstarted until `show.start()`).
+    let show: Show
 
     /// Starting at the wall-clock instant `iso`, scene time 0 there, at 50 fps.
     init(at iso: String, text: String = "Own") throws {
@@ -30,6 +32,7 @@ struct ShowRig {
             fieldValues: LiveFields.Values(timeZone: Self.berlin), time: time)
         recorder = EventRecorder(clock)
         events.subscribe(recorder, to: Set(EventName.allCases))
+        show = Show(store: store, clock: clock, events: events, logger: Logger(label: "test"))
     }
 
     /// Moves virtual time on by `seconds`, running what falls due.
