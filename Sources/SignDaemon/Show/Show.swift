@@ -51,6 +51,8 @@ public final class Show: Sendable {
     private let stateFile: StateFile?
     /// The config file `reload` reads again; nil: a show made in a test, which has none.
     let configPath: String?
+    /// How `reload` and `load-scene` parse a file: in a child process in signd.
+    let parser: ConfigParser.Mode
     /// The config in effect; reload compares against it.
     private let config: Mutex<DaemonConfig>
     private let stage: Stage
@@ -74,7 +76,7 @@ public final class Show: Sendable {
     init(
         config: DaemonConfig, restored: Restored, clock: FrameClock, events: EventBus = EventBus(),
         logger: Logger = Logger(label: "signd"), stateFile: StateFile? = nil, configPath: String? = nil,
-        stage: Stage = Stage()
+        parser: ConfigParser.Mode = .isolated, stage: Stage = Stage()
     ) {
         self.store = restored.store
         self.display = restored.display
@@ -83,6 +85,7 @@ public final class Show: Sendable {
         self.logger = logger
         self.stateFile = stateFile
         self.configPath = configPath
+        self.parser = parser
         self.config = Mutex(config)
         self.stage = stage
         self.savedPlaylist = restored.saved.playlist
@@ -329,7 +332,7 @@ public final class Show: Sendable {
         }
         let new: DaemonConfig
         do {
-            new = try ConfigLoader.load(path: configPath, fonts: store.fonts, parser: .isolated)
+            new = try ConfigLoader.load(path: configPath, fonts: store.fonts, parser: parser)
         } catch {
             for problem in error.problems { logger.error("\(problem)") }
             logger.error("config not reloaded: \(error.problems.count) problem(s); still running the previous config")

@@ -36,7 +36,7 @@ extension Show {
         }
         let new: DaemonConfig
         do {
-            new = try ConfigLoader.load(path: file, fonts: store.fonts, parser: .isolated)
+            new = try ConfigLoader.load(path: file, fonts: store.fonts, parser: parser)
         } catch {
             for problem in error.problems { logger.warning("scene not loaded: \(problem)") }
             return error.problems.map(\.withoutValues)

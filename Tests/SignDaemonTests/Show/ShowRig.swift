@@ -35,6 +35,16 @@ struct ShowRig {
         show = Show(store: store, clock: clock, events: events, logger: Logger(label: "test"))
     }
 
+    /// A Show of `config` restored from `stateFile` on this rig's clock and events (its own
+    /// store, not `store`); `configPath` is what it reloads, parsed in this process.
+    func show(_ config: DaemonConfig, stateFile: StateFile? = nil, configPath: String? = nil) throws -> Show {
+        let logger = Logger(label: "test")
+        let restored = try Show.restore(config: config, stateFile: stateFile, fonts: Self.fonts, time: time, logger: logger)
+        return Show(
+            config: config, restored: restored, clock: clock, events: events, logger: logger, stateFile: stateFile,
+            configPath: configPath, parser: .here)
+    }
+
     /// Moves virtual time on by `seconds`, running what falls due.
     func advance(by seconds: Double) { time.advance(by: seconds) }
 
