@@ -34,13 +34,12 @@ public final class SceneStore: Sendable {
 
     /// Written only under `changes`, read from anywhere. One lock for the three: each was
     /// already written only under `changes` and read on its own, never two together, so
-    /// holding one lock for a read of any of them orders nothing differently.
+    /// holding one lock for a read of any of them orders nothing differently. Who must hear
+    /// of a change of texts (the field clock) hears it from the Show, which made the change.
     private let state: Mutex<State>
     /// Serialises changes, so two clients changing different layers both take effect. Held
     /// while a change is prepared (FreeType work), so readers never wait on it.
     private let changes = Mutex(())
-    /// Told after a change of what texts are shown (the field clock re-arms).
-    private let textsChanged = CallbackSlot<Void>()
 
     /// Prepares `config` with the `saved` changes that still apply, its motion starting at 0,
     /// its live fields expanded with `fieldValues` and the saved variables as they stand at
@@ -123,13 +122,6 @@ public final class SceneStore: Sendable {
         return { LiveFields.expand($0, at: date, values) }
     }
 
-    /// Calls `body` after every change of the texts shown or the fields' values.
-    public func onTextsChanged(_ body: @escaping @Sendable () -> Void) {
-        textsChanged.set(body)
-    }
-
-    private func announceTexts() { textsChanged() }
-
     /// The file's scene under the layers shown now (the config's, or a loaded scene's).
     var fileScene: Scene { state.withLock { $0.runtime.fileScene(config: $0.config) } }
 
@@ -159,7 +151,6 @@ public final class SceneStore: Sendable {
             }
             bringUpToPreparedTurn(now: beginTime)
         }
-        announceTexts()
     }
 
     /// Remembers a change of the active layers' run-time state.
@@ -270,7 +261,6 @@ public final class SceneStore: Sendable {
         if let problem = LiveFields.problems(in: text).first {
             throw ControlError(.invalidArgument, "text: \(problem)")
         }
-        defer { announceTexts() }
         return try changes.withLock { _ throws(ControlError) -> Double? in
             let base = scene
             for name in RichText.iconNames(in: text) where base.scene.icons[name] == nil {
@@ -389,7 +379,6 @@ public final class SceneStore: Sendable {
             }
             refresh(at: time.date(), from: now, now: now) { LiveFields.variables(in: $0).contains(name) }
         }
-        announceTexts()
     }
 
     /// Reads times of day in `zone` from now on; clock fields are shown again at once.
@@ -400,7 +389,6 @@ public final class SceneStore: Sendable {
             state.withLock { $0.fieldValues.timeZone = zone }
             refresh(at: time.date(), from: now, now: now) { LiveFields.granularity(of: $0) != nil }
         }
-        announceTexts()
     }
 
     /// Prepares every text whose fields show another value at `date` (a minute turning) and

@@ -163,9 +163,11 @@ public final class Show: Sendable {
         guard source != .schedule else {
             try store.setText(
                 text, layer: id, when: when, now: now, from: from, transition: transition, remember: false)
+            fieldClock.textsChanged()
             return
         }
         let appears = try store.setText(text, layer: id, when: when, now: now, from: from, transition: transition)
+        fieldClock.textsChanged()
         changed()
         // systemd's STATUS line follows the board: told again when a pending text shows.
         if let appears { queue.sync { announceChange(atSceneTime: appears) } }
@@ -208,6 +210,7 @@ public final class Show: Sendable {
     /// Sets variable `name` (empty: unsets it) for every `{var:NAME}` field.
     func setVariable(_ name: String, to value: String, now: Double) throws(ControlError) {
         try store.setVariable(name, to: value, now: now)
+        fieldClock.textsChanged()
         changed()
     }
 
@@ -355,6 +358,7 @@ public final class Show: Sendable {
                     renderLoop?.show(window: Self.window(new.display))
                 }
             }
+            fieldClock.textsChanged()
             retired.forEach { $0.stop() }
             notifications.refreshAll(now: clock.sceneTime())
             streams.update(new.streams)

@@ -59,6 +59,7 @@ extension Show {
             logger.warning("scene not loaded: \(error)", metadata: ["scene": "\(path)"])
             return [ConfigProblem(file: path, line: 0, key: "-", message: "a font of the scene could not be prepared")]
         }
+        fieldClock.textsChanged()
         notifications.refreshAll(now: clock.sceneTime())
         streams.update(new.streams)
         logger.info("scene loaded", metadata: ["scene": "\(path)"])
@@ -75,6 +76,7 @@ extension Show {
             logger.warning("the config's layers could not be prepared again: \(error)")
             return
         }
+        fieldClock.textsChanged()
         notifications.refreshAll(now: clock.sceneTime())
         streams.update(running.streams)
     }

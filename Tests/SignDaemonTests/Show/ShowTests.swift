@@ -134,4 +134,19 @@ struct ShowTests {
         rig.time.runDue()  // the item's event comes with the frame it starts at
         #expect(rig.recorder.records(.playlistItem).map { $0.string("playlist") } == ["closed", "open", "closed"])
     }
+
+    @Test("a clock field set by a request arms the field clock through the Show: its next second is prepared on time")
+    func fieldClockHearsFromTheShow() throws {
+        let rig = try ShowRig(at: "2026-11-23T10:00:00+01:00")
+        let show = try rig.show(Self.config())
+        defer { show.stop() }
+        show.start()
+        rig.time.runDue()
+        let plane = ControlPlane(show: show, startedAt: 0)
+        let set = plane.handleAndWait(Request(Request.SetText(text: "{time:%H:%M:%S}")), from: .socket)
+        #expect(set.outcome.isSuccess)
+        rig.advance(toSceneTime: 1 - FieldClock.lead + 1e-6)
+        let pending = try #require(show.store.scene.pendingText(ofLayer: 0, at: rig.clock.sceneTime()))
+        #expect(close(pending.from, 1), "10:00:01 is scene time 1")
+    }
 }
