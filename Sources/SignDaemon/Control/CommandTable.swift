@@ -82,8 +82,7 @@ extension ControlPlane {
         }
         row(Request.SetBrightness.self, .changes) { plane, command, context in
             plane.show.setBrightness(
-                command.value, duration: command.duration ?? 0, now: context.now,
-                requestedAt: Date().timeIntervalSince1970)
+                command.value, duration: command.duration ?? 0, now: context.now, source: context.source)
             return EmptyResult()
         }
         row(Request.Display.self, .changes) { plane, command, _ in

@@ -43,8 +43,6 @@ public final class Show: Sendable {
     let notifications: NotificationQueue
     /// The stream layers' receivers.
     let streams: StreamReceiverSet
-    /// Follows `[[brightness]]` through the day.
-    let brightnessScheduler: BrightnessScheduler
     /// Keeps clock and countdown fields current.
     let fieldClock: FieldClock
     let logger: Logger
@@ -60,10 +58,18 @@ public final class Show: Sendable {
     var running: DaemonConfig { config.withLock { $0 } }
     /// The playlist position saved at start, resumed by `start`.
     private let savedPlaylist: PlaylistPlayer.Position?
-    /// The playlists and the schedule. They show through this Show's API, so the player holds
-    /// the Show: made last in `init` and never replaced.
-    private nonisolated(unsafe) var _player: PlaylistPlayer!
-    var player: PlaylistPlayer { _player }
+    /// The Show's own timers: the playlists and the `[[schedule]]`, and `[[brightness]]`.
+    /// They change the show through its API, as requests do, so they hold the Show: made
+    /// last in `init`, with the Show itself, and never replaced.
+    private struct Timers {
+        let player: PlaylistPlayer
+        let brightness: BrightnessScheduler
+    }
+    private nonisolated(unsafe) var timers: Timers!
+    /// The playlists and the schedule.
+    var player: PlaylistPlayer { timers.player }
+    /// Follows `[[brightness]]` through the day.
+    var brightnessScheduler: BrightnessScheduler { timers.brightness }
 
     /// Where the timer for a pending text runs.
     private let queue = DispatchQueue(label: "signd.show")
@@ -91,9 +97,8 @@ public final class Show: Sendable {
         self.savedPlaylist = restored.saved.playlist
         self.notifications = NotificationQueue(store: restored.store, events: events, clock: clock)
         self.streams = StreamReceiverSet(events: events, logger: logger)
-        self.brightnessScheduler = BrightnessScheduler(display: restored.display, clock: clock)
         self.fieldClock = FieldClock(store: restored.store, clock: clock)
-        self._player = PlaylistPlayer(show: self)
+        self.timers = Timers(player: PlaylistPlayer(show: self), brightness: BrightnessScheduler(show: self))
     }
 
     /// A show of `store` alone, with the default config around it (tests, and planes made
@@ -220,10 +225,15 @@ public final class Show: Sendable {
         changed()
     }
 
-    /// Fades to `value` over `duration` seconds from scene time `now`; a request's level
-    /// (`requestedAt`, Unix time) holds until the brightness schedule's next change.
-    func setBrightness(_ value: Double, duration: Double, now: Double, requestedAt: Double) {
-        display.setBrightness(value, duration: duration, now: now, requestedAt: requestedAt)
+    /// Fades to `value` over `duration` seconds from scene time `now`. A request's level holds
+    /// until the brightness schedule's next change and is saved; the schedule's own
+    /// (`source: .schedule`) is neither.
+    func setBrightness(_ value: Double, duration: Double, now: Double, source: RequestSource) {
+        guard source != .schedule else {
+            display.setBrightness(value, duration: duration, now: now)
+            return
+        }
+        display.setBrightness(value, duration: duration, now: now, requestedAt: Date().timeIntervalSince1970)
         changed()
     }
 

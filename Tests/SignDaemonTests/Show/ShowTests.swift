@@ -149,4 +149,23 @@ struct ShowTests {
         let pending = try #require(show.store.scene.pendingText(ofLayer: 0, at: rig.clock.sceneTime()))
         #expect(close(pending.from, 1), "10:00:01 is scene time 1")
     }
+
+    @Test("the brightness schedule's change goes through setBrightness as the schedule's: shown, not saved; a request's is saved")
+    func scheduledBrightnessIsNotSaved() throws {
+        // 21:59 in Berlin: the night's 0.2 comes at 22:00, scene time 60.
+        let rig = try ShowRig(at: "2026-01-15T21:59:00+01:00")
+        let file = try Self.stateFile()
+        var config = Self.config()
+        config.brightnessSchedule = BrightnessSchedulerTests.dayAndNight.entries
+        let show = try rig.show(config, stateFile: file)
+        defer { show.stop() }
+        show.start()
+        rig.advance(toSceneTime: 61)
+        #expect(show.display.target == 0.2)
+        file.flush()
+        #expect(file.load()?.brightness == nil, "a scheduled level is not a run-time change")
+        let plane = ControlPlane(show: show, startedAt: 0)
+        #expect(plane.handleAndWait(Request(Request.SetBrightness(value: 0.5)), from: .socket).outcome.isSuccess)
+        #expect(try Self.saved(file).brightness?.value == 0.5)
+    }
 }
