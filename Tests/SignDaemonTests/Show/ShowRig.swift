@@ -39,7 +39,8 @@ struct ShowRig {
     /// store, not `store`); `configPath` is what it reloads, parsed in this process.
     func show(_ config: DaemonConfig, stateFile: StateFile? = nil, configPath: String? = nil) throws -> Show {
         let logger = Logger(label: "test")
-        let restored = try Show.restore(config: config, stateFile: stateFile, fonts: Self.fonts, time: time, logger: logger)
+        let restored = try Show.restore(
+            config: config, stateFile: stateFile, fonts: Self.fonts, time: time, logger: logger)
         return Show(
             config: config, restored: restored, clock: clock, events: events, logger: logger, stateFile: stateFile,
             configPath: configPath, parser: .here)

@@ -30,7 +30,9 @@ struct ShowTests {
         config.display.height = 16
         config.display.fps = 50
         config.display.timeZone = "Europe/Berlin"
-        config.layers = [.marquee(TextLayer(id: "main", text: "Own")), .marquee(TextLayer(id: "footer", text: "Footer"))]
+        config.layers = [
+            .marquee(TextLayer(id: "main", text: "Own")), .marquee(TextLayer(id: "footer", text: "Footer")),
+        ]
         config.playlists = playlists
         config.schedule = schedule
         return config
@@ -85,7 +87,8 @@ struct ShowTests {
         defer { show.stop() }
         let plane = ControlPlane(show: show, startedAt: 0)
         for request in [
-            Request(Request.SetText(text: "Main at run time")), Request(Request.SetText(text: "Footer at run time", layer: "footer")),
+            Request(Request.SetText(text: "Main at run time")),
+            Request(Request.SetText(text: "Footer at run time", layer: "footer")),
             Request(Request.SetVar(name: "city", value: "Oslo")),
         ] {
             #expect(plane.handleAndWait(request, from: .socket).outcome.isSuccess)
@@ -150,7 +153,9 @@ struct ShowTests {
         #expect(close(pending.from, 1), "10:00:01 is scene time 1")
     }
 
-    @Test("the brightness schedule's change goes through setBrightness as the schedule's: shown, not saved; a request's is saved")
+    @Test(
+        "the brightness schedule's change goes through setBrightness as the schedule's: shown, not saved; a request's is saved"
+    )
     func scheduledBrightnessIsNotSaved() throws {
         // 21:59 in Berlin: the night's 0.2 comes at 22:00, scene time 60.
         let rig = try ShowRig(at: "2026-01-15T21:59:00+01:00")
