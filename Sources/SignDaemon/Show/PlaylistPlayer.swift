@@ -148,7 +148,7 @@ final class PlaylistPlayer: Sendable {
             }
             return nil
         }
-        show.changed()
+        show.save()
         if let failure { throw failure }
     }
 
@@ -175,7 +175,7 @@ final class PlaylistPlayer: Sendable {
             finishPlaylist(from: from)
             at(from) { [self] in
                 showScene(path)
-                show.changed()
+                show.save()
             }
         case nil:
             finishPlaylist(from: from)
@@ -275,7 +275,7 @@ final class PlaylistPlayer: Sendable {
             events.publish(
                 ControlEvent(
                     .playlistItem, ["playlist": .string(name), "index": .int(Int64(index)), "item": .string(label)]))
-            show.changed()
+            show.save()
         }
         armItem()
     }
@@ -345,7 +345,7 @@ final class PlaylistPlayer: Sendable {
             entry = next
             let from = show.clock.sceneTime(ofFirstFrameAtOrAfter: boundary)
             apply(target(of: next), from: from)
-            show.changed()
+            show.save()
         }
         armSchedule(after: boundary)
     }

@@ -291,7 +291,9 @@ public final class Show: Sendable {
     }
 
     /// Saves the run-time changes to the config's layers (a loaded scene's are not kept), the
-    /// display's brightness and on/off state, the variables and the playlist's position.
+    /// display's brightness and on/off state, the variables and the playlist's position. The
+    /// player saves with this alone at its items' frames: systemd's STATUS line is told of
+    /// requests' changes, not of each item.
     func save() {
         guard let stateFile else { return }
         var state = store.runtime.saved
