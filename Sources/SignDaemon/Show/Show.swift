@@ -12,7 +12,8 @@ import Synchronization
 /// stream layers' receivers, the run-time changes and the state file that keeps them.
 ///
 /// The control plane's command table turns each request into one call here; the Show's own
-/// timers (playlists, the `[[schedule]]`) call the same methods with `source: .schedule`. A
+/// timers (playlists, the `[[schedule]]`, `[[brightness]]`) call the same methods with
+/// `source: .schedule`. A
 /// change a client asked for is remembered and saved; when what is shown changes, the Show
 /// saves its state (debounced by the state file) and tells systemd's STATUS line itself.
 public final class Show: Sendable {
@@ -51,10 +52,10 @@ public final class Show: Sendable {
     let configPath: String?
     /// How `reload` and `load-scene` parse a file: in a child process in signd.
     let parser: ConfigParser.Mode
-    /// The config in effect; reload compares against it.
+    /// The config in effect; reload compares against it and replaces it.
     let config: Mutex<DaemonConfig>
     let stage: Stage
-    /// The config in effect.
+    /// The config in effect now.
     var running: DaemonConfig { config.withLock { $0 } }
     /// The playlist position saved at start, resumed by `start`.
     private let savedPlaylist: PlaylistPlayer.Position?
