@@ -31,27 +31,18 @@ extension ControlPlane {
             return Subscribed(events: events.sorted { $0.rawValue < $1.rawValue })
         }
         row(Request.Outputs.self, .listing) { plane, _, _ throws(ControlError) in
-            let outputs = plane.hooks.outputs()
+            let outputs = plane.show.outputs
             return OutputsResult(
                 outputs: outputs.map(StatusReport.describe), devices: try USBDeviceList.devices(outputs: outputs))
         }
         row(Request.SetText.self, .changes, preparesAhead: true) { plane, command, context throws(ControlError) in
-            let transition = try plane.transition(command)
-            let when = PreparedScene.When(command.when ?? .now)
-            let appears = try plane.store.setText(
-                command.text, layer: command.layer, when: when, now: context.now, from: context.from,
-                transition: transition)
-            plane.hooks.changed()
-            // systemd's STATUS line follows the board: told again when a pending text shows.
-            if let appears { plane.announceChange(atSceneTime: appears) }
-            // Under notifications, the content that comes back is the new one.
-            plane.notifications.refresh(
-                layer: command.layer ?? plane.store.scene.scene.mainLayerID ?? "", now: context.now)
+            try plane.show.setText(
+                command.text, layer: command.layer, when: PreparedScene.When(command.when ?? .now),
+                transition: try plane.transition(command), now: context.now, from: context.from, source: context.source)
             return EmptyResult()
         }
         row(Request.SelectZone.self, .changes) { plane, command, context throws(ControlError) in
-            try plane.store.selectZone(command.zone, layer: command.layer, now: context.now)
-            plane.hooks.changed()
+            try plane.show.selectZone(command.zone, layer: command.layer, now: context.now)
             return EmptyResult()
         }
         row(Request.SetProperty.self, .changes) { plane, command, context throws(ControlError) in
@@ -63,69 +54,55 @@ extension ControlPlane {
                 )
             }
             let value = try PropertyValue.parse(command.value, for: property)
-            try plane.store.setProperty(property, to: value, raw: command.value, layer: command.layer, now: context.now)
-            plane.hooks.changed()
+            try plane.show.setProperty(property, to: value, raw: command.value, layer: command.layer, now: context.now)
             return EmptyResult()
         }
         row(Request.Stop.self, .changes) { plane, command, context throws(ControlError) in
-            try plane.store.setRunning(false, layer: command.layer, now: context.now)
-            plane.hooks.changed()
+            try plane.show.setRunning(false, layer: command.layer, now: context.now)
             return EmptyResult()
         }
         row(Request.Start.self, .changes) { plane, command, context throws(ControlError) in
-            try plane.store.setRunning(true, layer: command.layer, now: context.now)
-            plane.hooks.changed()
+            try plane.show.setRunning(true, layer: command.layer, now: context.now)
             return EmptyResult()
         }
         row(Request.Notify.self, .changes) { plane, command, context throws(ControlError) in
             let transition = command.transition.map { Transition(kind: Transition.Kind($0)) }
-            let id = try plane.notifications.notify(command, transition: transition, now: context.now)
-            plane.hooks.changed()
-            return Notified(notification: id)
+            return Notified(notification: try plane.show.notify(command, transition: transition, now: context.now))
         }
         row(Request.Dismiss.self, .changes) { plane, command, context throws(ControlError) in
-            try plane.notifications.dismiss(command.all ? nil : command.notification, now: context.now)
-            plane.hooks.changed()
+            try plane.show.dismiss(command.all ? nil : command.notification, now: context.now)
             return EmptyResult()
         }
         row(Request.SetVar.self, .changes) { plane, command, context throws(ControlError) in
-            try plane.store.setVariable(command.variable, to: command.value, now: context.now)
-            plane.hooks.changed()
+            try plane.show.setVariable(command.variable, to: command.value, now: context.now)
             return EmptyResult()
         }
         row(Request.Playlist.self, .changes) { plane, command, _ throws(ControlError) in
-            if let error = plane.hooks.playlist(command) { throw error }
-            plane.hooks.changed()
+            try plane.show.playlist(command)
             return EmptyResult()
         }
         row(Request.SetBrightness.self, .changes) { plane, command, context in
-            plane.display.setBrightness(
-                command.value, duration: command.duration ?? 0, now: context.now,
-                requestedAt: Date().timeIntervalSince1970)
-            plane.hooks.changed()
+            plane.show.setBrightness(
+                command.value, duration: command.duration ?? 0, now: context.now, source: context.source)
             return EmptyResult()
         }
         row(Request.Display.self, .changes) { plane, command, _ in
-            plane.display.setOn(command.state == .on)
-            plane.hooks.changed()
+            plane.show.setDisplay(on: command.state == .on)
             return EmptyResult()
         }
-        /// A file read on request: refused with every problem, or in effect and told about.
-        @Sendable func applied(_ problems: [ConfigProblem], refusal: String, _ plane: ControlPlane) throws(ControlError)
-            -> EmptyResult
-        {
+        /// A file read on request: refused with every problem, or in effect.
+        @Sendable func applied(_ problems: [ConfigProblem], refusal: String) throws(ControlError) -> EmptyResult {
             guard problems.isEmpty else {
                 throw ControlError(
                     .invalidArgument, refusal + ":\n" + problems.map(\.description).joined(separator: "\n"))
             }
-            plane.hooks.changed()
             return EmptyResult()
         }
-        row(Request.LoadScene.self, .changes) { plane, command, _ throws(ControlError) in
-            try applied(plane.hooks.loadScene(command.path), refusal: "the scene was not loaded", plane)
+        row(Request.LoadScene.self, .changes) { plane, command, context throws(ControlError) in
+            try applied(plane.show.loadScene(command.path, source: context.source), refusal: "the scene was not loaded")
         }
         row(Request.Reload.self, .changes) { plane, _, _ throws(ControlError) in
-            try applied(plane.hooks.reload(), refusal: "the config was not reloaded", plane)
+            try applied(plane.show.reload(), refusal: "the config was not reloaded")
         }
         return table
     }()

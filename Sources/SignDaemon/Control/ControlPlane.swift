@@ -7,8 +7,10 @@ import SignOutput
 import SignScene
 import Synchronization
 
-/// Carries out typed requests from every way in (the socket, MQTT, HTTP, schedules): the
-/// one place a request's meaning lives. Transports only frame, limit and authenticate.
+/// Carries out typed requests from every way in (the socket, MQTT, HTTP, signals): each
+/// command's row turns a request into one call of the Show's typed API, the one place a
+/// request's meaning lives, which the Show's own timers (playlists, the schedule) call too.
+/// Transports only frame, limit and authenticate.
 ///
 /// Reads (`ping`, `status`, `subscribe`) are answered on the caller's thread at once.
 /// Changes run one at a time on the plane's own queue, so preparing a long text never holds
@@ -16,37 +18,6 @@ import Synchronization
 /// queue of its own. A request with `at` in the future is answered `{"scheduled": true}` and
 /// takes effect on the first frame due at or after that instant.
 public final class ControlPlane: Sendable {
-    /// What carrying out a request may use beyond the scene: the daemon's parts.
-    public struct Hooks: Sendable {
-        /// Reloads the config; the problems found (none: applied).
-        public var reload: @Sendable () -> [ConfigProblem] = { [] }
-        /// Shows the layers (and background) of another config file; the problems found.
-        public var loadScene: @Sendable (String) -> [ConfigProblem] = { _ in [] }
-        /// Called after what is shown changed (to save state and tell systemd).
-        public var changed: @Sendable () -> Void = {}
-        /// The outputs now.
-        public var outputs: @Sendable () -> [any FrameSink] = { [] }
-        /// The stream layers' receivers now.
-        public var streams: @Sendable () -> [StreamReceiver] = { [] }
-        /// Carries out a `playlist` request; the error, if refused.
-        public var playlist: @Sendable (Request.Playlist) -> ControlError? = { _ in
-            ControlError(.notFound, "no playlist is configured")
-        }
-        /// The playlist playing, for `status`; nil when none.
-        public var playlistStatus: @Sendable () -> PlaylistStatus? = { nil }
-        /// The configured playlists' names, for `status`.
-        public var playlists: @Sendable () -> [String] = { [] }
-        /// The board's window on a larger canvas: `(width, height, x, y)` of the board, and the
-        /// canvas's size; nil when the board is the whole sign.
-        public var window: @Sendable () -> (board: (Int, Int, Int, Int), canvas: (Int, Int))? = { nil }
-        /// The MQTT link, for `status`; nil without `[mqtt]`.
-        public var mqtt: @Sendable () -> MQTTStatus? = { nil }
-        /// The web server, for `status`; nil when there is none.
-        public var web: @Sendable () -> WebStatus? = { nil }
-
-        public init() {}
-    }
-
     /// What a command's handler is given besides its arguments.
     public struct Context: Sendable {
         public let source: RequestSource
@@ -83,45 +54,57 @@ public final class ControlPlane: Sendable {
     /// Most requests with a future `at` waiting at once; more are refused with `busy`.
     public static let maxScheduled = 1024
 
-    public let store: SceneStore
-    public let clock: FrameClock
-    public let events: EventBus
+    /// What the requests change and read: the one owner of run-time state.
+    public let show: Show
+    public var store: SceneStore { show.store }
+    public var clock: FrameClock { show.clock }
+    public var events: EventBus { show.events }
     /// The display's brightness and on/off state.
-    public let display: DisplayControl
+    public var display: DisplayControl { show.display }
     /// Notifications over the layers' content.
-    let notifications: NotificationQueue
+    var notifications: NotificationQueue { show.notifications }
     let startedAt: UInt64
     let logger: Logger
-    private let installed: Mutex<Hooks>
-    var hooks: Hooks { installed.withLock { $0 } }
+    /// The transports `status` reports on that are built on this plane (so after it).
+    private let links = Mutex(Links())
     private let table: [String: Entry]
     private let changesQueue = DispatchQueue(label: "signd.control.changes")
     private let listingQueue = DispatchQueue(label: "signd.control.listing")
     private let scheduled = Atomic<Int>(0)
-    /// The timer behind `announceChange`; created and used on the changes queue only.
-    private nonisolated(unsafe) var refreshTimer: (any ScheduledWork)?
-    /// When the timer is armed for, in scene time; `nil` when it is not.
-    private nonisolated(unsafe) var refreshAt: Double?
 
-    deinit { refreshTimer?.cancel() }
+    /// The web server and the MQTT bridge, held weakly: they hold the plane.
+    struct Links {
+        weak var web: WebServer?
+        weak var mqtt: MQTTBridge?
+    }
 
-    public init(
-        store: SceneStore, clock: FrameClock, events: EventBus = EventBus(), display: DisplayControl = DisplayControl(),
-        startedAt: UInt64, logger: Logger = Logger(label: "signd"), hooks: Hooks = Hooks()
-    ) {
-        self.store = store
-        self.clock = clock
-        self.events = events
-        self.display = display
-        self.notifications = NotificationQueue(store: store, events: events, clock: clock)
+    /// A plane carrying requests out on `show`.
+    public init(show: Show, startedAt: UInt64, logger: Logger = Logger(label: "signd")) {
+        self.show = show
         self.startedAt = startedAt
         self.logger = logger
-        self.installed = Mutex(hooks)
         self.table = Self.commandTable
     }
 
-    /// Connects the plane to the daemon that owns it, once the daemon exists.
-    public func install(_ hooks: Hooks) { installed.withLock { $0 = hooks } }
+    /// A plane over a show of `store` alone (tests, and tools without a daemon).
+    public convenience init(
+        store: SceneStore, clock: FrameClock, events: EventBus = EventBus(), display: DisplayControl = DisplayControl(),
+        startedAt: UInt64, logger: Logger = Logger(label: "signd")
+    ) {
+        self.init(
+            show: Show(store: store, display: display, clock: clock, events: events, logger: logger),
+            startedAt: startedAt, logger: logger)
+    }
+
+    /// Reports `web` and `mqtt` in `status` from now on: they carry this plane's requests, so
+    /// they are made after it.
+    func report(web: WebServer?, mqtt: MQTTBridge?) { links.withLock { $0 = Links(web: web, mqtt: mqtt) } }
+
+    /// The web server's and the MQTT link's parts of `status`.
+    var linkStatus: (web: WebStatus?, mqtt: MQTTStatus?) {
+        let links = links.withLock { $0 }
+        return (links.web.map { WebStatus(listen: $0.config.listen, viewers: $0.viewerCount) }, links.mqtt?.status)
+    }
 
     /// Carries out `request` from `source` and calls `reply` once with its response, on
     /// whichever thread finished it. A transport keeps its own order of replies.
@@ -204,29 +187,6 @@ public final class ControlPlane: Sendable {
         }
         done.wait()
         return result.withLock { $0! }
-    }
-
-    /// Tells the daemon that what is shown changed once more at scene time `t`, when a
-    /// pending text appears (systemd's STATUS line follows the board). One timer, re-armed
-    /// by each pending change (the one before cancelled): a client scheduling texts a day
-    /// ahead leaves nothing behind per request. Only on the changes queue.
-    func announceChange(atSceneTime t: Double) {
-        if let armed = refreshAt, armed > clock.sceneTime(), armed <= t { return }
-        refreshAt = t
-        refreshTimer?.cancel()
-        refreshTimer = clock.time.schedule(
-            at: clock.monotonic(atSceneTime: t), leeway: .nanoseconds(0), on: changesQueue
-        ) { [weak self] in self?.pendingChangeShown() }
-    }
-
-    /// A pending change has appeared: tell the daemon, and wait for the next one, if any.
-    private func pendingChangeShown() {
-        refreshAt = nil
-        hooks.changed()
-        let scene = store.scene
-        let now = clock.sceneTime()
-        let next = scene.slots.indices.compactMap { scene.pendingText(ofLayer: $0, at: now)?.from }.min()
-        if let next { announceChange(atSceneTime: next) }
     }
 
     /// Runs `work` on the changes queue, behind the changes asked for before (tests hold the

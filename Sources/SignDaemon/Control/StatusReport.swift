@@ -83,7 +83,7 @@ extension ControlPlane {
         }
         func ms(_ ns: UInt64) -> Double { (Double(ns) / 1e3).rounded() / 1e3 }
         let main = StatusReport.mainText(scene, at: now)
-        let hooks = self.hooks
+        let links = linkStatus
         let timeline = clock.timelineStatus
         let notices = notifications.status(now: now)
         var status = Status(
@@ -95,8 +95,8 @@ extension ControlPlane {
             lateness: Status.Lateness(
                 p50: ms(stats.lateness.quantile(0.5)), p99: ms(stats.lateness.quantile(0.99)),
                 max: ms(stats.lateness.max)),
-            layers: layers, outputs: hooks.outputs().map(StatusReport.describe),
-            streams: hooks.streams().map(StatusReport.describe), memory: StatusReport.describe(ProcessMemory.current()),
+            layers: layers, outputs: show.outputs.map(StatusReport.describe),
+            streams: show.streams.all.map(StatusReport.describe), memory: StatusReport.describe(ProcessMemory.current()),
             brightness: (display.setting(at: now).brightness * 1000).rounded() / 1000,
             display: display.isOn ? .on : .off, queued: notices.queued, timeline: timeline.kind)
         status.scene = store.runtime.loaded?.path
@@ -104,11 +104,11 @@ extension ControlPlane {
             Status.Notification(id: $0.id, layer: $0.layer, text: $0.text, priority: $0.priority)
         }
         status.vars = store.variables
-        status.playlist = hooks.playlistStatus()
-        status.playlists = hooks.playlists()
-        status.web = hooks.web()
-        status.mqtt = hooks.mqtt()
-        if let window = hooks.window() {
+        status.playlist = show.playlistStatus
+        status.playlists = show.playlistNames
+        status.web = links.web
+        status.mqtt = links.mqtt
+        if let window = show.window {
             // The board's own size; the sign's in `canvas`.
             status.width = window.board.0
             status.height = window.board.1
@@ -130,18 +130,6 @@ extension ControlPlane {
         return status
     }
 
-    /// `STATUS=` for systemd: frame rate, the main text on screen (and a pending one), the
-    /// outputs and their states; one line, whatever the texts contain.
-    func statusLine() -> String {
-        let main = StatusReport.mainText(store.scene, at: clock.sceneTime())
-        func short(_ text: String) -> String {
-            let shown = text.escapingControlCharacters
-            return shown.count > 60 ? String(shown.prefix(57)) + "..." : shown
-        }
-        let next = main.pending.map { " (next: \"\(short($0.text))\")" } ?? ""
-        let outputs = hooks.outputs().map { "\($0.name.escapingControlCharacters) \($0.state.rawValue)" }
-            .joined(separator: ", ")
-        let shown = display.isOn ? "\"\(short(main.shown))\"\(next)" : "display off"
-        return "STATUS=\(clock.fps.formatted) fps · \(shown) · outputs: \(outputs.isEmpty ? "none" : outputs)"
-    }
+    /// `STATUS=` for systemd: the Show's line.
+    func statusLine() -> String { show.statusLine() }
 }

@@ -33,37 +33,19 @@ public final class Daemon: Sendable {
 
     let options: Options
     let logger: Logger
-    let fonts: FontLibrary
-    let store: SceneStore
+    /// What is shown and everything that changes it at run time.
+    let show: Show
     let clock: FrameClock
     let outputs: OutputSet
     let renderLoop: RenderLoop
     let server: ControlServer
-    let stateFile: StateFile?
     let watchdog: Mutex<Watchdog?> = Mutex(nil)
-    /// The config in effect; reload compares against it.
-    let config: Mutex<DaemonConfig>
-    let preview: TerminalPreview?
     /// The web page and its API, when `[web]` is configured.
     let web: WebServer?
-    /// The newest frame, for the web page's viewers.
-    let live: LiveFrame?
     /// MQTT, when `[mqtt]` is configured.
     let mqtt: MQTTBridge?
-    let events: EventBus
-    /// The stream layers' receivers.
-    let streams: StreamReceiverSet
     /// Carries out every request, from the socket and from signals alike.
     let plane: ControlPlane
-    /// The display's brightness and on/off state.
-    let display: DisplayControl
-    /// Follows `[[brightness]]` through the day.
-    let brightnessScheduler: BrightnessScheduler
-    let fieldClock: FieldClock
-    /// The playlists and the schedule; set once the daemon exists (its parts call back into it).
-    let player = Mutex<PlaylistPlayer?>(nil)
-    /// The saved state read at start (the playlist's position is resumed from it).
-    private let savedAtStart: PersistedState
     /// Every 30 s hands the pages malloc keeps free back to the kernel, so the resident set
     /// follows what signd holds rather than what it once held.
     private let memoryTrim = Mutex<DispatchSourceTimer?>(nil)
@@ -78,37 +60,26 @@ public final class Daemon: Sendable {
         ProcessMemory.limitArenas()
         let fonts = try FontLibrary()
         let config = try ConfigLoader.load(path: options.configPath, fonts: fonts, parser: .isolated)
-        self.fonts = fonts
-        self.config = Mutex(config)
 
         let stateDirectory =
             ProcessInfo.processInfo.environment["STATE_DIRECTORY"]?.split(separator: ":").first.map(String.init)
             ?? config.state.directory
         let stateFile = stateDirectory.map { StateFile(directory: $0, logger: logger) }
         try stateFile?.checkDirectory()
-        let saved = stateFile?.load() ?? PersistedState()
-        self.stateFile = stateFile
-        self.savedAtStart = saved
-        let store = try SceneStore(
-            config: config.scene, saved: saved, fonts: fonts,
-            fieldValues: LiveFields.Values(timeZone: Self.timeZone(config.display)), time: time)
-        self.store = store
+        // The store and the display first: the frame clock renders them.
+        let restored = try Show.restore(config: config, stateFile: stateFile, fonts: fonts, time: time, logger: logger)
+        let store = restored.store
 
         let outputs = OutputSet(try OutputSet.open(config))
         self.outputs = outputs
         let events = EventBus()
-        self.events = events
-        let streams = StreamReceiverSet(events: events, logger: logger)
-        self.streams = streams
-        let display = Self.restoredDisplay(saved, config: config.display, logger: logger)
-        self.display = display
         let renderLoop = RenderLoop(
-            store: store, outputs: outputs, events: events, display: display,
+            store: store, outputs: outputs, events: events, display: restored.display,
             onSlowFrame: { [logger] report, unreported in
                 let since = unreported > 0 ? " (\(unreported) more slow frame(s) since the last report)" : ""
                 logger.warning("\(report.message)\(since)")
             })
-        renderLoop.show(window: Self.window(config.display))
+        renderLoop.show(window: Show.window(config.display))
         self.renderLoop = renderLoop
         let clock = FrameClock(fps: config.display.fps, realtimeEpoch: config.display.realtimeEpoch, time: time) {
             tick in renderLoop.render(tick)
@@ -128,8 +99,6 @@ public final class Daemon: Sendable {
             )
         }
         self.clock = clock
-        self.brightnessScheduler = BrightnessScheduler(display: display, clock: clock)
-        self.fieldClock = FieldClock(store: store, clock: clock)
 
         let socketPath = SocketPath.resolve(flag: options.socket, configured: config.control.socket)
         let wantsPreview =
@@ -141,33 +110,33 @@ public final class Daemon: Sendable {
                 case .auto: return TerminalPreview.standardOutputIsTerminal
                 }
             }()
+        // Sinks that are not the config's outputs: the terminal preview, the web page's frame.
+        var extras: [any FrameSink] = []
         if wantsPreview {
             // The preview owns the terminal; its caption says what the info lines would.
             logger.logLevel = max(logger.logLevel, .warning)
-            let preview = TerminalPreview(name: "preview", maxRate: config.preview.fps) { number in
-                let size = store.scene.scene
-                return "signd \(size.width)x\(size.height) @ \(clock.fps.formatted) fps · frame \(number)"
-                    + " · dropped \(clock.stats.dropped) · control \(socketPath) · Ctrl-C quits"
-            }
-            self.preview = preview
-            outputs.replace(with: outputs.all + [preview])
-        } else {
-            self.preview = nil
+            extras.append(
+                TerminalPreview(name: "preview", maxRate: config.preview.fps) { number in
+                    let size = store.scene.scene
+                    return "signd \(size.width)x\(size.height) @ \(clock.fps.formatted) fps · frame \(number)"
+                        + " · dropped \(clock.stats.dropped) · control \(socketPath) · Ctrl-C quits"
+                })
         }
+        let live = config.web.map { _ in LiveFrame() }
+        if let live { extras.append(live) }
+        outputs.replace(with: outputs.all + extras)
         self.logger = logger
 
-        let plane = ControlPlane(
-            store: store, clock: clock, events: events, display: display, startedAt: startedAt, logger: logger)
+        let show = Show(
+            config: config, restored: restored, clock: clock, events: events, logger: logger, stateFile: stateFile,
+            configPath: options.configPath, stage: Show.Stage(outputs: outputs, renderLoop: renderLoop, extras: extras))
+        self.show = show
+        let plane = ControlPlane(show: show, startedAt: startedAt, logger: logger)
         self.plane = plane
         self.server = ControlServer(path: socketPath, plane: plane)
-        if let web = config.web {
-            let live = LiveFrame()
-            self.live = live
-            self.web = try WebServer(
-                config: web, plane: plane, live: live, previewFPS: config.preview.fps, time: time)
-            outputs.replace(with: outputs.all + [live])
+        if let web = config.web, let live {
+            self.web = try WebServer(config: web, plane: plane, live: live, previewFPS: config.preview.fps, time: time)
         } else {
-            self.live = nil
             self.web = nil
         }
         if let mqtt = config.mqtt {
@@ -184,20 +153,9 @@ public final class Daemon: Sendable {
         } else {
             self.mqtt = nil
         }
-        plane.install(hooks())
-        let player = PlaylistPlayer(
-            PlaylistPlayer.Parts(
-                store: store, clock: clock, events: events, logger: logger,
-                loadScene: { [unowned self] path in loadScene(path) },
-                unloadScene: { [unowned self] in unloadScene() },
-                changed: { [unowned self] in saveState() }))
-        self.player.withLock { $0 = player }
-        streams.update(config.streams)
+        plane.report(web: web, mqtt: mqtt)
         clock.start()
-        brightnessScheduler.run(Self.brightnessSchedule(config), keepRequested: true)
-        fieldClock.start()
-        player.run(
-            playlists: config.playlists, schedule: Self.showSchedule(config), resuming: savedAtStart.playlist)
+        show.start()
         // The control socket and the page open once what they answer about runs: a client
         // that connects the moment the socket accepts (a script after `systemctl start`)
         // sees the restored playlist, and a selection it makes is not undone by the start.
@@ -209,13 +167,11 @@ public final class Daemon: Sendable {
             }
             try web?.start()
         } catch {
-            brightnessScheduler.stop()
-            fieldClock.stop()
-            player.stop()
+            show.stop()
             clock.stop()
             server.stop()
             outputs.all.forEach { $0.stop() }
-            streams.stop()
+            show.close()
             throw error
         }
         // Last, once everything it may be asked to change is running: a request that waited
@@ -260,138 +216,31 @@ public final class Daemon: Sendable {
     }
 
     /// `STATUS=` for systemd: what `status` says, on one line.
-    func statusLine() -> String { plane.statusLine() }
-
-    /// Saves the run-time changes to the config's layers (a loaded scene's are not kept) and
-    /// the display's brightness and on/off state.
-    func saveState() {
-        guard let stateFile else { return }
-        var state = store.runtime.saved
-        let configured = config.withLock { $0.display.brightness }
-        let target = display.target
-        state.brightness = target == configured ? nil : PersistedState.Replaced(target, replacing: configured)
-        state.displayOff = !display.isOn
-        state.brightnessSetAt = state.brightness == nil ? nil : display.setAt
-        state.variables = store.variables
-        state.playlist = player.withLock { $0 }?.status?.position
-        stateFile.save(state)
-    }
-
-    /// The display as saved: the saved brightness unless the config's has changed since (the
-    /// file wins, as for texts), and off if it was turned off. A saved brightness outside 0 to
-    /// 1 (a hand-edited file) is dropped with a warning, as `set-brightness` would refuse it.
-    static func restoredDisplay(_ saved: PersistedState, config: DaemonConfig.Display, logger: Logger)
-        -> DisplayControl
-    {
-        var brightness = config.brightness
-        if let replaced = saved.brightness, replaced.configValue == config.brightness {
-            if replaced.value.isFinite, (0...1).contains(replaced.value) {
-                brightness = replaced.value
-            } else {
-                logger.warning("saved brightness \(replaced.value) is not 0 to 1; using the config's \(brightness)")
-            }
-        }
-        return DisplayControl(brightness: brightness, on: !saved.displayOff, setAt: saved.brightnessSetAt)
-    }
-
-    /// The board's window on the canvas, when the config has one.
-    static func window(_ display: DaemonConfig.Display) -> (width: Int, height: Int, x: Int, y: Int)? {
-        display.canvas.map { _ in (display.width, display.height, display.viewport.a, display.viewport.b) }
-    }
-
-    /// The config's `[[brightness]]` in its time zone.
-    static func brightnessSchedule(_ config: DaemonConfig) -> BrightnessSchedule {
-        BrightnessSchedule(entries: config.brightnessSchedule, timeZone: timeZone(config.display))
-    }
-
-    /// The config's `[[schedule]]` in its time zone.
-    static func showSchedule(_ config: DaemonConfig) -> ShowSchedule {
-        ShowSchedule(entries: config.schedule, timeZone: timeZone(config.display))
-    }
+    func statusLine() -> String { show.statusLine() }
 
     /// The time zone times of day and clock fields are read in: `display.timezone`, or the system's.
-    public static func timeZone(_ display: DaemonConfig.Display) -> TimeZone {
-        display.timeZone.flatMap(TimeZone.init(identifier:)) ?? .current
-    }
+    public static func timeZone(_ display: DaemonConfig.Display) -> TimeZone { Show.timeZone(display) }
 
-    /// Re-reads the config. A config with problems is refused, each problem logged, and the
-    /// running one stays untouched; a good one is applied between two frames. Texts set at
-    /// run time stay unless the new config changes that layer's text.
+    /// Re-reads the config (the Show's business; SIGHUP asks the control plane, as a client does).
     @discardableResult
-    public func reload() -> [ConfigProblem] {
-        SystemdNotifier.notify(SystemdNotifier.reloading())
-        defer { SystemdNotifier.notify(["READY=1", statusLine()]) }
-        let new: DaemonConfig
-        do {
-            new = try ConfigLoader.load(path: options.configPath, fonts: fonts, parser: .isolated)
-        } catch {
-            for problem in error.problems { logger.error("\(problem)") }
-            logger.error("config not reloaded: \(error.problems.count) problem(s); still running the previous config")
-            return error.problems
-        }
-        let old = config.withLock { $0 }
-        do {
-            let extras: [any FrameSink] = (preview.map { [$0] } ?? []) + (live.map { [$0] } ?? [])
-            let opened = try OutputSet.open(new, reusing: outputs.all) + extras
-            let retired = outputs.all.filter { old in !opened.contains { $0 === old } }
-            store.setTimeZone(Self.timeZone(new.display), now: clock.sceneTime())
-            // On the realtime timeline changed layers begin at scene time 0 like the rest, so
-            // every board shows them alike whenever it reloaded.
-            let begin = old.display.realtimeEpoch == nil ? clock.sceneTime() : 0
-            try store.replace(config: new.scene, loaded: nil, beginTime: begin) { swap in
-                clock.sync {
-                    swap()
-                    outputs.replace(with: opened)
-                    renderLoop.show(window: Self.window(new.display))
-                }
-            }
-            retired.forEach { $0.stop() }
-            plane.notifications.refreshAll(now: clock.sceneTime())
-            streams.update(new.streams)
-            clock.retime(fps: new.display.fps)
-        } catch {
-            let problem = ConfigProblem(file: options.configPath, line: 0, key: "-", message: "\(error)")
-            logger.error("config not reloaded: \(error); still running the previous config")
-            return [problem]
-        }
-        if new.display.brightness != old.display.brightness {
-            // An edited brightness wins over one set at run time, as an edited text does.
-            display.setBrightness(new.display.brightness, now: clock.sceneTime())
-        }
-        if new.brightnessSchedule != old.brightnessSchedule || new.display.timeZone != old.display.timeZone {
-            brightnessScheduler.run(Self.brightnessSchedule(new), keepRequested: false)
-        }
-        if new.control != old.control || new.preview != old.preview || new.web != old.web || new.mqtt != old.mqtt
-            || new.display.realtimeEpoch != old.display.realtimeEpoch
-        {
-            logger.warning("control, preview, web, mqtt and timeline settings take effect at the next start")
-        }
-        config.withLock { $0 = new }
-        player.withLock { $0 }?.run(playlists: new.playlists, schedule: Self.showSchedule(new), resuming: nil)
-        saveState()
-        logger.info("config reloaded", metadata: ["config": "\(options.configPath)", "fps": "\(new.display.fps)"])
-        return []
-    }
+    public func reload() -> [ConfigProblem] { show.reload() }
 
     /// Stops: tells systemd, stops the clock, blanks the outputs if configured, marks them
     /// stopped, closes the control socket and finishes saving state.
     public func shutdown() {
         SystemdNotifier.notify(["STOPPING=1"])
         watchdog.withLock { $0?.stop() }
-        brightnessScheduler.stop()
-        fieldClock.stop()
-        player.withLock { $0 }?.stop()
+        show.stop()
         memoryTrim.withLock { $0?.cancel() }
         clock.stop()
-        if config.withLock({ $0.display.blankOnStop }) {
+        if show.running.display.blankOnStop {
             clock.sync { renderLoop.blank(number: clock.lastFrameNumber + 1) }
         }
         outputs.all.forEach { $0.stop() }
-        streams.stop()
         mqtt?.stop()
         web?.stop()
         server.stop()
-        stateFile?.flush()
+        show.close()
         let stats = clock.stats
         logger.info("signd stopped", metadata: ["frames": "\(stats.frames)", "dropped": "\(stats.dropped)"])
     }

@@ -2,22 +2,21 @@ import Dispatch
 import Foundation
 import Synchronization
 
-/// Runs a `BrightnessSchedule` against the display: applies the level it gives when started
-/// (or reloaded), then each change on the first frame due at or after its instant, by a
-/// wall-clock timer on the frame clock's `time`, so a clock set by NTP or a daylight-saving
-/// change is followed.
+/// Runs a `BrightnessSchedule` against the Show's display: applies the level it gives when
+/// started (or reloaded), then each change on the first frame due at or after its instant,
+/// by a wall-clock timer on the frame clock's `time`, so a clock set by NTP or a
+/// daylight-saving change is followed. A change goes through the Show's `setBrightness`, the
+/// method a `set-brightness` request takes, as the schedule's (neither held nor saved).
 final class BrightnessScheduler: Sendable {
-    private let display: DisplayControl
-    private let clock: FrameClock
+    private unowned let show: Show
+    private var display: DisplayControl { show.display }
+    private var clock: FrameClock { show.clock }
     private let queue = DispatchQueue(label: "signd.brightness-schedule")
     /// The schedule and its timer; used on `queue` only.
     private nonisolated(unsafe) var schedule = BrightnessSchedule(entries: [], timeZone: .current)
     private nonisolated(unsafe) var timer: (any ScheduledWork)?
 
-    init(display: DisplayControl, clock: FrameClock) {
-        self.display = display
-        self.clock = clock
-    }
+    init(show: Show) { self.show = show }
 
     /// Runs `schedule` from now on. Unless `keepRequested` and a request set the brightness
     /// after the schedule's latest change, the level the schedule gives now is shown at once
@@ -58,7 +57,7 @@ final class BrightnessScheduler: Sendable {
     /// A change is due (on `queue`): show it from the first frame at or after its instant.
     private func changeDue(_ change: BrightnessSchedule.Change) {
         let from = clock.sceneTime(ofFirstFrameAtOrAfter: change.start)
-        display.setBrightness(change.entry.value, duration: change.entry.fade, now: from)
+        show.setBrightness(change.entry.value, duration: change.entry.fade, now: from, source: .schedule)
         arm(after: change.start)
     }
 }

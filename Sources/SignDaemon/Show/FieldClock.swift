@@ -14,9 +14,10 @@ final class FieldClock: Sendable {
     private let store: SceneStore
     private let clock: FrameClock
     private let queue = DispatchQueue(label: "signd.field-clock")
-    /// The timer and the turn it is armed for; used on `queue` only.
+    /// The timer and the turn it is armed for, and whether it runs; used on `queue` only.
     private nonisolated(unsafe) var timer: (any ScheduledWork)?
     private nonisolated(unsafe) var armedFor: Date?
+    private nonisolated(unsafe) var running = false
 
     init(store: SceneStore, clock: FrameClock) {
         self.store = store
@@ -25,21 +26,24 @@ final class FieldClock: Sendable {
 
     /// Follows the store's texts from now on.
     func start() {
-        store.onTextsChanged { [weak self] in self?.textsChanged() }
+        queue.sync { running = true }
         clock.time.async(on: queue) { self.arm(after: self.clock.time.date()) }
     }
 
     /// Stops the timer (the daemon is stopping).
     func stop() {
         queue.sync {
+            running = false
             timer?.cancel()
             timer = nil
         }
     }
 
-    /// A text changed: a turn earlier than the armed one (a new seconds field) re-arms.
-    private func textsChanged() {
+    /// The texts shown or the fields' values changed (the Show tells, after each change of
+    /// them): a turn earlier than the armed one (a new seconds field) re-arms.
+    func textsChanged() {
         clock.time.async(on: queue) {
+            guard self.running else { return }
             let now = self.clock.time.date()
             guard let next = self.store.nextFieldChange(after: now) else { return }
             if let armed = self.armedFor, armed <= next { return }

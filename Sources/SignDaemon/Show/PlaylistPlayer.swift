@@ -28,24 +28,11 @@ final class PlaylistPlayer: Sendable {
         }
     }
 
-    /// What the player needs of the daemon.
-    struct Parts: Sendable {
-        var store: SceneStore
-        var clock: FrameClock
-        var events: EventBus
-        var logger: Logger
-        /// Shows a scene file's layers; the problems found.
-        var loadScene: @Sendable (String) -> [ConfigProblem]
-        /// Shows the config's own layers again after a scene.
-        var unloadScene: @Sendable () -> Void
-        /// Something worth saving changed.
-        var changed: @Sendable () -> Void
-    }
-
     /// How long before an item or a schedule change it is prepared.
     static let lead = 0.25
 
-    private let parts: Parts
+    /// The show it plays on: its texts and scenes go through the Show's API, as a request's do.
+    private unowned let show: Show
     private let queue = DispatchQueue(label: "signd.playlist")
     /// Read from any thread (status, saving); written on `queue`.
     private let shown = Mutex<(position: Position, label: String)?>(nil)
@@ -63,7 +50,7 @@ final class PlaylistPlayer: Sendable {
     private nonisolated(unsafe) var itemTimer: (any ScheduledWork)?
     private nonisolated(unsafe) var scheduleTimer: (any ScheduledWork)?
 
-    init(_ parts: Parts) { self.parts = parts }
+    init(show: Show) { self.show = show }
 
     /// The position and the item showing, for `status` and the state file.
     var status: (position: Position, label: String)? { shown.withLock { $0 } }
@@ -77,7 +64,7 @@ final class PlaylistPlayer: Sendable {
         queue.sync {
             self.playlists = playlists
             self.schedule = schedule
-            let now = parts.clock.time.date()
+            let now = show.clock.time.date()
             entry = schedule.entry(at: now)
             let candidate = position ?? saved
             if let candidate, let list = playlists.first(where: { $0.name == candidate.playlist }),
@@ -87,10 +74,10 @@ final class PlaylistPlayer: Sendable {
             {
                 // The item starts again: a reload lays the layers out anew.
                 position = candidate
-                show(candidate.index, from: parts.clock.sceneTime())
+                showItem(candidate.index, from: show.clock.sceneTime())
                 if candidate.paused { pause() }
             } else {
-                apply(target(of: entry), from: parts.clock.sceneTime())
+                apply(target(of: entry), from: show.clock.sceneTime())
             }
             armSchedule(after: now)
         }
@@ -118,7 +105,7 @@ final class PlaylistPlayer: Sendable {
     /// Carries out a `playlist` request.
     func handle(_ command: Request.Playlist) throws(ControlError) {
         let failure: ControlError? = queue.sync {
-            let now = parts.clock.sceneTime()
+            let now = show.clock.sceneTime()
             switch command.action {
             case .select:
                 guard let name = command.playlist, let list = playlists.first(where: { $0.name == name }) else {
@@ -132,7 +119,7 @@ final class PlaylistPlayer: Sendable {
                     return ControlError(.invalidArgument, "playlist \"\(name)\" has no items")
                 }
                 position = Position(playlist: name, index: 0, byHand: true, entry: entry)
-                show(0, from: now)
+                showItem(0, from: now)
                 // Its text is set already, so `status` names the item it shows from now on,
                 // not after the frame the item's event waits for.
                 publish()
@@ -144,7 +131,7 @@ final class PlaylistPlayer: Sendable {
                 let index = (position.index + (command.action == .next ? 1 : count - 1)) % count
                 self.position?.paused = false
                 remaining = nil
-                show(index, from: now)
+                showItem(index, from: now)
                 publish()
             case .pause:
                 guard position != nil else { return ControlError(.notFound, "no playlist is playing") }
@@ -162,7 +149,7 @@ final class PlaylistPlayer: Sendable {
             }
             return nil
         }
-        parts.changed()
+        show.save()
         if let failure { throw failure }
     }
 
@@ -184,18 +171,18 @@ final class PlaylistPlayer: Sendable {
         case .playlist(let name)?:
             guard let list = playlists.first(where: { $0.name == name }), !list.items.isEmpty else { return }
             position = Position(playlist: name, index: 0, entry: entry)
-            show(0, from: from)
+            showItem(0, from: from)
         case .scene(let path)?:
             finishPlaylist(from: from)
             at(from) { [self] in
                 showScene(path)
-                parts.changed()
+                show.save()
             }
         case nil:
             finishPlaylist(from: from)
             if sceneLoaded != nil {
                 at(from) { [self] in
-                    parts.unloadScene()
+                    show.showConfigLayers()
                     sceneLoaded = nil
                 }
             }
@@ -213,57 +200,57 @@ final class PlaylistPlayer: Sendable {
         shown.withLock { $0 = nil }
         // A reload that removed the playlist has laid out the config's own text already.
         guard let list = playlists.first(where: { $0.name == position.playlist }) else { return }
-        let layer = list.layer ?? parts.store.scene.scene.mainLayerID
-        if sceneLoaded == nil, let layer, let text = parts.store.ownText(ofLayer: layer) {
-            _ = try? parts.store.setText(
-                text, layer: layer, when: .now, now: parts.clock.sceneTime(), from: from,
-                transition: list.transition.map { Transition(kind: $0) }, record: false)
+        let layer = list.layer ?? show.store.scene.scene.mainLayerID
+        if sceneLoaded == nil, let layer, let text = show.store.ownText(ofLayer: layer) {
+            try? show.setText(
+                text, layer: layer, when: .now, transition: list.transition.map { Transition(kind: $0) },
+                now: show.clock.sceneTime(), from: from, source: .schedule)
         }
     }
 
     /// Runs `body` on `queue` just before the frame due at scene time `from`.
     private func at(_ from: Double, _ body: @escaping @Sendable () -> Void) {
-        parts.clock.run(beforeFrameAt: from, on: queue, body)
+        show.clock.run(beforeFrameAt: from, on: queue, body)
     }
 
     private func showScene(_ path: String) {
-        let problems = parts.loadScene(path)
+        let problems = show.loadScene(path, source: .schedule)
         if problems.isEmpty {
             sceneLoaded = path
         } else {
-            parts.logger.warning(
+            show.logger.warning(
                 "a scheduled or playlist scene was not shown",
                 metadata: ["scene": "\(path)", "problems": "\(problems)"])
         }
     }
 
     /// Shows item `index` of the position's playlist from scene time `from` (on `queue`).
-    private func show(_ index: Int, from: Double, attempts: Int = 0) {
+    private func showItem(_ index: Int, from: Double, attempts: Int = 0) {
         guard var position, let list = playlists.first(where: { $0.name == position.playlist }),
             list.items.indices.contains(index)
         else { return }
         position.index = index
         self.position = position
         let item = list.items[index]
-        let store = parts.store
-        let now = parts.clock.sceneTime()
+        let store = show.store
+        let now = show.clock.sceneTime()
         switch item.content {
         case .text(let text):
             let layer = list.layer ?? store.scene.scene.mainLayerID
             if sceneLoaded != nil {
-                parts.unloadScene()
+                show.showConfigLayers()
                 sceneLoaded = nil
             }
             do {
-                try store.setText(
-                    text, layer: layer, when: .now, now: now, from: from,
-                    transition: list.transition.map { Transition(kind: $0) }, record: false)
+                try show.setText(
+                    text, layer: layer, when: .now, transition: list.transition.map { Transition(kind: $0) }, now: now,
+                    from: from, source: .schedule)
             } catch {
-                parts.logger.warning(
+                show.logger.warning(
                     "a playlist item could not be shown",
                     metadata: ["playlist": "\(list.name)", "item": "\(index)", "error": "\(error)"])
                 if attempts < list.items.count {
-                    show((index + 1) % list.items.count, from: from, attempts: attempts + 1)
+                    showItem((index + 1) % list.items.count, from: from, attempts: attempts + 1)
                 }
                 return
             }
@@ -283,13 +270,13 @@ final class PlaylistPlayer: Sendable {
         }
         let label = item.label
         let name = list.name
-        let events = parts.events
+        let events = show.events
         at(from) { [self] in
             publish()
             events.publish(
                 ControlEvent(
                     .playlistItem, ["playlist": .string(name), "index": .int(Int64(index)), "item": .string(label)]))
-            parts.changed()
+            show.save()
         }
         armItem()
     }
@@ -308,8 +295,8 @@ final class PlaylistPlayer: Sendable {
 
     /// The local time of `layer` now (scene time for `nil`).
     private func localNow(_ layer: String?) -> Double {
-        let now = parts.clock.sceneTime()
-        let scene = parts.store.scene
+        let now = show.clock.sceneTime()
+        let scene = show.store.scene
         guard let layer, let i = scene.slotIndex(of: layer) else { return now }
         return scene.slots[i].localTime(now)
     }
@@ -322,7 +309,7 @@ final class PlaylistPlayer: Sendable {
         guard let end = itemEnd, position?.paused != true else { return }
         let left = end.end - localNow(end.layer)
         let wait = min(max(left - Self.lead, 0), 1)
-        itemTimer = parts.clock.time.schedule(after: wait, leeway: .milliseconds(2), on: queue) { [weak self] in
+        itemTimer = show.clock.time.schedule(after: wait, leeway: .milliseconds(2), on: queue) { [weak self] in
             self?.itemDue()
         }
     }
@@ -336,7 +323,7 @@ final class PlaylistPlayer: Sendable {
             armItem()
             return
         }
-        show((position.index + 1) % list.items.count, from: parts.clock.sceneTime() + max(left, 0))
+        showItem((position.index + 1) % list.items.count, from: show.clock.sceneTime() + max(left, 0))
     }
 
     // MARK: The schedule
@@ -346,7 +333,7 @@ final class PlaylistPlayer: Sendable {
         scheduleTimer?.cancel()
         scheduleTimer = nil
         guard let boundary = schedule.nextBoundary(after: date) else { return }
-        scheduleTimer = parts.clock.time.schedule(
+        scheduleTimer = show.clock.time.schedule(
             atDate: boundary.addingTimeInterval(-Self.lead), leeway: .milliseconds(5), on: queue
         ) { [weak self] in self?.boundaryDue(boundary) }
     }
@@ -357,9 +344,9 @@ final class PlaylistPlayer: Sendable {
         let next = schedule.entry(at: boundary)
         if next != entry {
             entry = next
-            let from = parts.clock.sceneTime(ofFirstFrameAtOrAfter: boundary)
+            let from = show.clock.sceneTime(ofFirstFrameAtOrAfter: boundary)
             apply(target(of: next), from: from)
-            parts.changed()
+            show.save()
         }
         armSchedule(after: boundary)
     }

@@ -7,25 +7,40 @@ import Synchronization
 
 /// The scene being shown and the run-time changes behind it. The frame clock copies the
 /// prepared scene out for every frame; a change builds a changed copy (FreeType work
-/// included) and swaps it in, so a frame never waits for a change being prepared. Every
-/// change also records itself in the run-time state, so what is saved, reported and shown
-/// after a reload comes from one place.
+/// included) and swaps it in, so a frame never waits for a change being prepared. A change
+/// a client asked for is also remembered in the run-time state, so what is saved, reported
+/// and shown after a reload comes from one place.
+///
+/// Two words, one meaning each: to *show* is to put a prepared scene on screen from the
+/// next frame; to *remember* is to keep a change in the run-time state (what a reload keeps
+/// and the state file saves). A playlist's text is shown and not remembered.
 public final class SceneStore: Sendable {
     public let fonts: FontLibrary
     /// The wall clock live fields are expanded at, and the monotonic clock retired scenes wait on.
     private let time: any SignClock
     private let current: Mutex<PreparedScene>
-    /// The config's scene and the run-time changes; written only under `changes`.
-    private let show: Mutex<(config: Scene, runtime: RuntimeState)>
-    /// Serialises changes, so two clients changing different layers both take effect.
+
+    /// What changes prepare from besides the scene on screen.
+    private struct State {
+        /// The config's scene.
+        var config: Scene
+        /// The run-time changes remembered.
+        var runtime: RuntimeState
+        /// What live fields are expanded with: the time zone and `set-var`'s variables.
+        var fieldValues: LiveFields.Values
+        /// The minute (or second) turn whose new field values are already prepared, with the
+        /// scene time of its frame: a text set after that is brought up to it too.
+        var preparedTurn: (date: Date, from: Double)?
+    }
+
+    /// Written only under `changes`, read from anywhere. One lock for the three: each was
+    /// already written only under `changes` and read on its own, never two together, so
+    /// holding one lock for a read of any of them orders nothing differently. Who must hear
+    /// of a change of texts (the field clock) hears it from the Show, which made the change.
+    private let state: Mutex<State>
+    /// Serialises changes, so two clients changing different layers both take effect. Held
+    /// while a change is prepared (FreeType work), so readers never wait on it.
     private let changes = Mutex(())
-    /// What live fields are expanded with: the time zone and `set-var`'s variables.
-    private let fieldValues: Mutex<LiveFields.Values>
-    /// The minute (or second) turn whose new field values are already prepared, with the
-    /// scene time of its frame: a text set after that is brought up to it too.
-    private let preparedTurn = Mutex<(date: Date, from: Double)?>(nil)
-    /// Told after a change of what texts are shown (the field clock re-arms).
-    private let textsChanged = CallbackSlot<Void>()
 
     /// Prepares `config` with the `saved` changes that still apply, its motion starting at 0,
     /// its live fields expanded with `fieldValues` and the saved variables as they stand at
@@ -46,7 +61,6 @@ public final class SceneStore: Sendable {
             values.variables[name] = value
         }
         let restored = values
-        self.fieldValues = Mutex(restored)
         let (scene, runtime) = RuntimeState.shown(config: config, runtime: RuntimeState(saved: saved))
         var prepared = try PreparedScene(
             scene, beginTime: 0, fonts: fonts, fields: { LiveFields.expand($0, at: date, restored) })
@@ -54,7 +68,7 @@ public final class SceneStore: Sendable {
             if let i = prepared.slotIndex(of: id) { prepared = prepared.setting(running: false, ofLayer: i, now: 0) }
         }
         self.current = Mutex(prepared)
-        self.show = Mutex((config, runtime))
+        self.state = Mutex(State(config: config, runtime: runtime, fieldValues: restored))
         self.fonts = fonts
     }
 
@@ -98,26 +112,19 @@ public final class SceneStore: Sendable {
     }
 
     /// The run-time changes now.
-    public var runtime: RuntimeState { show.withLock { $0.runtime } }
+    public var runtime: RuntimeState { state.withLock { $0.runtime } }
 
     /// The variables `set-var` set.
-    public var variables: [String: String] { fieldValues.withLock { $0.variables } }
+    public var variables: [String: String] { state.withLock { $0.fieldValues.variables } }
 
     /// Expands live fields as they stand at `date`.
     public func fields(at date: Date) -> @Sendable (String) -> String {
-        let values = fieldValues.withLock { $0 }
+        let values = state.withLock { $0.fieldValues }
         return { LiveFields.expand($0, at: date, values) }
     }
 
-    /// Calls `body` after every change of the texts shown or the fields' values.
-    public func onTextsChanged(_ body: @escaping @Sendable () -> Void) {
-        textsChanged.set(body)
-    }
-
-    private func announceTexts() { textsChanged() }
-
     /// The file's scene under the layers shown now (the config's, or a loaded scene's).
-    var fileScene: Scene { show.withLock { $0.runtime.fileScene(config: $0.config) } }
+    var fileScene: Scene { state.withLock { $0.runtime.fileScene(config: $0.config) } }
 
     /// Shows `config` (a reload) or a loaded scene, with the run-time changes that still
     /// apply; changed layers start at `beginTime`, unchanged ones keep moving. `install` is
@@ -139,15 +146,17 @@ public final class SceneStore: Sendable {
                     running: !kept.active.stopped.contains(layer.id), ofLayer: i, now: beginTime)
             }
             install { self.show(prepared) }
-            show.withLock { $0 = (config, kept) }
+            state.withLock {
+                $0.config = config
+                $0.runtime = kept
+            }
             bringUpToPreparedTurn(now: beginTime)
         }
-        announceTexts()
     }
 
-    /// Records a change of the active layers' run-time state.
-    private func record(_ change: (inout PersistedState) -> Void) {
-        show.withLock { change(&$0.runtime.active) }
+    /// Remembers a change of the active layers' run-time state.
+    private func remember(_ change: (inout PersistedState) -> Void) {
+        state.withLock { change(&$0.runtime.active) }
     }
 
     /// Moves spotlight `id` (the first spotlight when `nil`) to the zone named or numbered `zone`.
@@ -173,7 +182,7 @@ public final class SceneStore: Sendable {
                 throw ControlError(.internal, "could not prepare the spotlight: \(error)")
             }
             if let changed { show(changed) }
-            record { $0.zones[spotlight.id] = spotlight.zones[index].name ?? String(index) }
+            remember { $0.zones[spotlight.id] = spotlight.zones[index].name ?? String(index) }
         }
     }
 
@@ -213,7 +222,7 @@ public final class SceneStore: Sendable {
                 let fileValue = fileTree.layer(withID: id)?[property]
             else { return }
             let configValue = PropertyValue.json(fileValue)
-            record { state in
+            remember { state in
                 let kept = state.properties[id]?[property.keyPath]?.configValue ?? configValue
                 state.properties[id, default: [:]][property.keyPath] = .init(raw, replacing: kept)
             }
@@ -231,7 +240,7 @@ public final class SceneStore: Sendable {
             }
             let changed = base.setting(running: running, ofLayer: index, now: now)
             show(changed)
-            record { state in
+            remember { state in
                 if running { state.stopped.remove(target) } else { state.stopped.insert(target) }
             }
         }
@@ -239,11 +248,12 @@ public final class SceneStore: Sendable {
 
     /// Shows `text` in layer `id` (the main layer when `nil`), from scene time `now` (or
     /// `from`, when later) or from the end of the layer's loop then. Returns the scene time
-    /// the text appears at when that is later than `now`.
+    /// the text appears at when that is later than `now`. `remember` false (a playlist's item)
+    /// shows it without keeping it as a run-time change.
     @discardableResult
     public func setText(
         _ text: String, layer id: String?, when: PreparedScene.When, now: Double, from: Double? = nil,
-        transition: Transition? = nil, record: Bool = true
+        transition: Transition? = nil, remember: Bool = true
     ) throws(ControlError) -> Double? {
         defer { releaseRetired() }
         guard text.unicodeScalars.count <= Request.maxTextLength else {
@@ -252,7 +262,6 @@ public final class SceneStore: Sendable {
         if let problem = LiveFields.problems(in: text).first {
             throw ControlError(.invalidArgument, "text: \(problem)")
         }
-        defer { announceTexts() }
         return try changes.withLock { _ throws(ControlError) -> Double? in
             let base = scene
             for name in RichText.iconNames(in: text) where base.scene.icons[name] == nil {
@@ -280,9 +289,9 @@ public final class SceneStore: Sendable {
             }
             show(changed)
             bringUpToPreparedTurn(now: now, layer: index)
-            guard record else { return changed.pendingText(ofLayer: index, at: now)?.from }
+            guard remember else { return changed.pendingText(ofLayer: index, at: now)?.from }
             let configText = fileScene.layers.first { $0.id == target }?.text
-            self.record { state in
+            self.remember { state in
                 guard let configText else { return }
                 if text == configText {
                     state.layers[target] = nil
@@ -297,7 +306,7 @@ public final class SceneStore: Sendable {
     /// The text layer `id` shows by the file and the run-time `set-text`s, without what a
     /// playlist showed over them.
     public func ownText(ofLayer id: String) -> String? {
-        show.withLock {
+        state.withLock {
             RuntimeState.shown(config: $0.config, runtime: $0.runtime).scene.layers.first { $0.id == id }?.text
         }
     }
@@ -358,30 +367,29 @@ public final class SceneStore: Sendable {
             throw ControlError(.invalidArgument, "value is longer than \(Request.maxTextLength) characters")
         }
         try changes.withLock { _ throws(ControlError) in
-            try fieldValues.withLock { values throws(ControlError) in
+            try state.withLock { state throws(ControlError) in
                 if value.isEmpty {
-                    values.variables[name] = nil
+                    state.fieldValues.variables[name] = nil
                 } else {
-                    guard values.variables[name] != nil || values.variables.count < LiveFields.maxVariables else {
+                    let variables = state.fieldValues.variables
+                    guard variables[name] != nil || variables.count < LiveFields.maxVariables else {
                         throw ControlError(.busy, "\(LiveFields.maxVariables) variables are set; unset one first")
                     }
-                    values.variables[name] = value
+                    state.fieldValues.variables[name] = value
                 }
             }
             refresh(at: time.date(), from: now, now: now) { LiveFields.variables(in: $0).contains(name) }
         }
-        announceTexts()
     }
 
     /// Reads times of day in `zone` from now on; clock fields are shown again at once.
     public func setTimeZone(_ zone: TimeZone, now: Double) {
         defer { releaseRetired() }
         changes.withLock { _ in
-            guard fieldValues.withLock({ $0.timeZone }) != zone else { return }
-            fieldValues.withLock { $0.timeZone = zone }
+            guard state.withLock({ $0.fieldValues.timeZone }) != zone else { return }
+            state.withLock { $0.fieldValues.timeZone = zone }
             refresh(at: time.date(), from: now, now: now) { LiveFields.granularity(of: $0) != nil }
         }
-        announceTexts()
     }
 
     /// Prepares every text whose fields show another value at `date` (a minute turning) and
@@ -389,7 +397,7 @@ public final class SceneStore: Sendable {
     public func refreshFields(at date: Date, from: Double, now: Double) {
         defer { releaseRetired() }
         changes.withLock { _ in
-            preparedTurn.withLock { $0 = (date, from) }
+            state.withLock { $0.preparedTurn = (date, from) }
             refresh(at: date, from: from, now: now) { LiveFields.granularity(of: $0) != nil }
         }
     }
@@ -431,7 +439,7 @@ public final class SceneStore: Sendable {
 
     /// A text laid out after the next turn's values were prepared gets them too (under `changes`).
     private func bringUpToPreparedTurn(now: Double, layer: Int? = nil) {
-        guard let turn = preparedTurn.withLock({ $0 }), turn.from > now else { return }
+        guard let turn = state.withLock({ $0.preparedTurn }), turn.from > now else { return }
         refresh(at: turn.date, from: turn.from, now: now, layer: layer) { LiveFields.granularity(of: $0) != nil }
     }
 }

@@ -41,12 +41,8 @@ struct StatusBytesTests {
             ])
         let store = try SceneStore(config: scene, fonts: Self.fonts)
         let clock = FrameClock(fps: 60) { _ in }
-        let plane = ControlPlane(store: store, clock: clock, startedAt: 0)
         var input = StreamInput(layer: "layers.feed", id: "feed", wire: .ddp, width: 4, height: 2, feed: StreamFeed())
         input.port = 0
-        let receiver = StreamReceiver(input, events: EventBus(), logger: Logger(label: "test"))
-        defer { receiver.stop() }
-        try #require(eventually { receiver.current.state == .ok }, "the stream receiver never listened")
         var counters = OutputCounters()
         counters.framesSent = 10
         counters.dropped = 1
@@ -57,13 +53,25 @@ struct StatusBytesTests {
             CountingSink(name: "panel", kind: "fadecandy", state: .waiting, counters: counters),
             CountingSink(name: "preview", kind: "terminal", state: .ok, counters: nil),
         ]
-        var hooks = ControlPlane.Hooks()
-        hooks.outputs = { outputs }
-        hooks.streams = { [receiver] }
-        hooks.playlists = { ["day", "night"] }
-        hooks.window = { ((32, 16, 32, 0), (64, 16)) }
-        Self.install(&hooks)
-        plane.install(hooks)
+        // A 32x16 board at (32, 0) of a 64x16 canvas, two playlists, one stream layer.
+        var config = DaemonConfig()
+        config.display.width = 32
+        config.display.height = 16
+        config.display.canvas = .init(64, 16)
+        config.display.viewport = .init(32, 0)
+        config.playlists = [
+            Playlist(name: "day", items: [.init(.text("x"), duration: 1)]),
+            Playlist(name: "night", items: [.init(.text("y"), duration: 1)]),
+        ]
+        let show = Show(
+            config: config,
+            restored: Show.Restored(store: store, display: DisplayControl(), saved: PersistedState()), clock: clock,
+            stage: Show.Stage(outputs: OutputSet(outputs)))
+        let plane = ControlPlane(show: show, startedAt: 0)
+        show.streams.update([input])
+        defer { show.streams.stop() }
+        let receiver = try #require(show.streams.all.first)
+        try #require(eventually { receiver.current.state == .ok }, "the stream receiver never listened")
 
         let now = clock.sceneTime()
         try store.setVariable("city", to: "Oslo", now: now)
@@ -108,16 +116,18 @@ struct StatusBytesTests {
 }
 
 extension StatusBytesTests {
-    static func install(_ hooks: inout ControlPlane.Hooks) {
-        hooks.playlistStatus = { PlaylistStatus(name: "day", item: "Coffee {icon:cup}", index: 1, paused: true) }
-        hooks.mqtt = { MQTTStatus(state: .ok, broker: "mqtt://broker:1883", topic: "signd/demo", lastError: nil) }
-        hooks.web = { WebStatus(listen: "127.0.0.1:8080", viewers: 2) }
+    /// The parts a running playlist, the MQTT link and the web server would report.
+    static func fill(_ status: inout Status) {
+        status.playlist = PlaylistStatus(name: "day", item: "Coffee {icon:cup}", index: 1, paused: true)
+        status.mqtt = MQTTStatus(state: .ok, broker: "mqtt://broker:1883", topic: "signd/demo", lastError: nil)
+        status.web = WebStatus(listen: "127.0.0.1:8080", viewers: 2)
     }
 
     /// The status line with what depends on the moment it runs (uptime, memory, the build,
     /// scene times) set to fixed values.
     static func fixed(_ plane: ControlPlane) -> String {
         var status = plane.status()
+        fill(&status)
         status.uptime = 12.5
         status.memory = Status.Memory(rss: 10.25, heap: 3.5)
         status.version = "0.0.0-test"

@@ -3,7 +3,7 @@ import Testing
 
 @testable import SignDaemon
 
-/// `[[brightness]]` run against the display on virtual time.
+/// `[[brightness]]` run against the Show's display on virtual time.
 @Suite("BrightnessScheduler")
 struct BrightnessSchedulerTests {
     /// Day 07:00 full (a 15-minute fade), night 22:00 at 0.2 (a 10-minute fade).
@@ -16,8 +16,9 @@ struct BrightnessSchedulerTests {
         // 21:59 in Berlin (UTC+1 in January): the night begins a minute on, at scene time 60.
         let rig = try ShowRig(at: "2026-01-15T21:59:00+01:00")
         let display = DisplayControl(brightness: 1)
-        let scheduler = BrightnessScheduler(display: display, clock: rig.clock)
-        defer { scheduler.stop() }
+        let show = Show(store: rig.store, display: display, clock: rig.clock)
+        defer { show.stop() }
+        let scheduler = show.brightnessScheduler
         scheduler.run(Self.dayAndNight, keepRequested: false)
         #expect(display.target == 1)
         rig.advance(toSceneTime: 60 - Double(FrameClock.lead) / 1e9 - 1e-4)
@@ -33,8 +34,9 @@ struct BrightnessSchedulerTests {
     func resumeThenNextChange() throws {
         let rig = try ShowRig(at: "2026-01-15T22:05:00+01:00")
         let display = DisplayControl(brightness: 1)
-        let scheduler = BrightnessScheduler(display: display, clock: rig.clock)
-        defer { scheduler.stop() }
+        let show = Show(store: rig.store, display: display, clock: rig.clock)
+        defer { show.stop() }
+        let scheduler = show.brightnessScheduler
         scheduler.run(Self.dayAndNight, keepRequested: false)
         let fade = display.fade
         #expect(abs(fade.from - 0.6) < 1e-12 && fade.to == 0.2 && fade.start == 0 && abs(fade.duration - 300) < 1e-9)
@@ -50,8 +52,9 @@ struct BrightnessSchedulerTests {
     func clockStep() throws {
         let rig = try ShowRig(at: "2026-01-15T21:00:00+01:00")
         let display = DisplayControl(brightness: 1)
-        let scheduler = BrightnessScheduler(display: display, clock: rig.clock)
-        defer { scheduler.stop() }
+        let show = Show(store: rig.store, display: display, clock: rig.clock)
+        defer { show.stop() }
+        let scheduler = show.brightnessScheduler
         scheduler.run(Self.dayAndNight, keepRequested: false)
         rig.advance(by: 10)
         rig.time.stepWallClock(by: 3600)  // NTP: it was 22:00:10 all along

@@ -10,12 +10,7 @@ import Testing
 /// exact instant, `FrameClock.lead` before the frame that shows it.
 @Suite("PlaylistPlayer")
 struct PlaylistPlayerTests {
-    static func player(_ rig: ShowRig) -> PlaylistPlayer {
-        PlaylistPlayer(
-            PlaylistPlayer.Parts(
-                store: rig.store, clock: rig.clock, events: rig.events, logger: Logger(label: "test"),
-                loadScene: { _ in [] }, unloadScene: {}, changed: {}))
-    }
+    static func player(_ rig: ShowRig) -> PlaylistPlayer { rig.show.player }
 
     static let lead = Double(FrameClock.lead) / 1e9
 

@@ -20,6 +20,8 @@ struct ShowRig {
     let store: SceneStore
     let events = EventBus()
     let recorder: EventRecorder
+    /// The Show over `store`, `clock` and `events` (its parts unstarted until `show.start()`).
+    let show: Show
 
     /// Starting at the wall-clock instant `iso`, scene time 0 there, at 50 fps.
     init(at iso: String, text: String = "Own") throws {
@@ -31,6 +33,18 @@ struct ShowRig {
             fieldValues: LiveFields.Values(timeZone: Self.berlin), time: time)
         recorder = EventRecorder(clock)
         events.subscribe(recorder, to: Set(EventName.allCases))
+        show = Show(store: store, clock: clock, events: events, logger: Logger(label: "test"))
+    }
+
+    /// A Show of `config` restored from `stateFile` on this rig's clock and events (its own
+    /// store, not `store`); `configPath` is what it reloads, parsed in this process.
+    func show(_ config: DaemonConfig, stateFile: StateFile? = nil, configPath: String? = nil) throws -> Show {
+        let logger = Logger(label: "test")
+        let restored = try Show.restore(
+            config: config, stateFile: stateFile, fonts: Self.fonts, time: time, logger: logger)
+        return Show(
+            config: config, restored: restored, clock: clock, events: events, logger: logger, stateFile: stateFile,
+            configPath: configPath, parser: .here)
     }
 
     /// Moves virtual time on by `seconds`, running what falls due.

@@ -262,7 +262,7 @@ final class MQTTBridge: Sendable {
 
     private var discovery: HomeAssistantDiscovery {
         HomeAssistantDiscovery(
-            nodeID: config.nodeID, topic: config.topic, version: version, playlists: plane.hooks.playlists())
+            nodeID: config.nodeID, topic: config.topic, version: version, playlists: plane.show.playlistNames)
     }
 
     /// A config an older signd retained (its `unique_id` without the `signd_` prefix) is
