@@ -1,6 +1,7 @@
 import SignControl
 import SignOutput
 import SignScene
+import SignTiming
 
 /// What `status`, systemd's STATUS line and every transport report: one reading of the
 /// scene on screen now, so they never disagree. A text waiting for the end of a loop (or

@@ -1,4 +1,5 @@
 import Dispatch
+import SignTiming
 import Synchronization
 
 /// The frame clock: a strict `DispatchSourceTimer` on its own serial queue that fires for

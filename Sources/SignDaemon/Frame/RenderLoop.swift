@@ -3,6 +3,7 @@ import SignControl
 import SignGraphics
 import SignOutput
 import SignScene
+import SignTiming
 import Synchronization
 
 /// What the frame clock does every tick: render the current scene at the frame's time into

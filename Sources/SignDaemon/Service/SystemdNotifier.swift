@@ -1,5 +1,6 @@
 import CSystemd
 import Glibc
+import SignTiming
 
 /// signd's surface of libsystemd's service API: readiness and status notifications, the
 /// watchdog interval, and sockets passed in by socket activation. Every call is a no-op or

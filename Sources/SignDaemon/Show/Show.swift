@@ -134,7 +134,7 @@ public final class Show: Sendable {
     /// Starts what runs by itself: the stream receivers, the brightness schedule, the field
     /// clock, and the playlists from the position saved at start.
     func start() {
-        let config = self.config.withLock { $0 }
+        let config = running
         streams.update(config.streams)
         brightnessScheduler.run(Self.brightnessSchedule(config), keepRequested: true)
         fieldClock.start()
@@ -236,7 +236,7 @@ public final class Show: Sendable {
             display.setBrightness(value, duration: duration, now: now)
             return
         }
-        display.setBrightness(value, duration: duration, now: now, requestedAt: Date().timeIntervalSince1970)
+        display.setBrightness(value, duration: duration, now: now, requestedAt: clock.time.date().timeIntervalSince1970)
         changed()
     }
 

@@ -2,6 +2,7 @@ import Foundation
 import SignControl
 import SignGraphics
 import SignScene
+import SignTiming
 import Testing
 
 @testable import SignDaemon

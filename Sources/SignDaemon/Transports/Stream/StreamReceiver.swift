@@ -10,6 +10,7 @@ import SignControl
 import SignGraphics
 import SignOutput
 import SignScene
+import SignTiming
 import SignWire
 import Synchronization
 
