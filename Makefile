@@ -74,11 +74,13 @@ soak: setup-test release
 ## install: binaries, units, the sysusers entry, the udev rules, man pages, shell completions and
 ## /etc/signd/signd.toml (an existing one is kept).
 ## bench: the benchmarks in Benchmarks/ (release build; wall clock percentiles and mallocs),
-## then signd against the C cairo peer on the combined example (tools/bench-cairo).
+## then signd against the C cairo peer on the combined example (tools/bench-cairo) and its LED
+## pipeline against a plain C one (tools/bench-ledpeer).
 bench: setup-bench
 	cd Benchmarks && $(SWIFT) package --allow-writing-to-package-directory benchmark --no-progress
 	cd Benchmarks && $(SWIFT) build -c release
 	tools/bench-cairo
+	tools/bench-ledpeer
 
 install: release
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/signd $(DESTDIR)/etc/signd $(DESTDIR)$(UNITDIR) $(DESTDIR)$(SYSUSERSDIR) $(DESTDIR)$(UDEVDIR)

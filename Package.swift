@@ -38,8 +38,10 @@ let package = Package(
         .systemLibrary(
             name: "CPNG", pkgConfig: "libpng",
             providers: [.apt(["libpng-dev"])]),
+        // libmosquitto's header only: the library is opened with dlopen when [mqtt] is
+        // configured (MosquittoLibrary), so it is not linked.
         .systemLibrary(
-            name: "CMosquitto", pkgConfig: "libmosquitto",
+            name: "CMosquitto",
             providers: [.apt(["libmosquitto-dev"])]),
         // Release/acquire loads and stores on shared memory, which Swift's Atomic cannot address.
         .systemLibrary(name: "CSeqlock"),

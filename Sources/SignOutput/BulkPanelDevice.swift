@@ -51,26 +51,32 @@ public struct BulkPanelDevice: LEDController {
         let body = header.count + leds.count + footer.count
         let total = packetSize > 0 ? (body + packetSize - 1) / packetSize * packetSize : body
         if out.count != total { out = [UInt8](repeating: 0, count: total) }
-        var o = 0
-        for b in header {
-            out[o] = b
-            o += 1
-        }
-        var led = 0
-        while led + 2 < leds.count {
-            out[o] = leds[led + order[0]]
-            out[o + 1] = leds[led + order[1]]
-            out[o + 2] = leds[led + order[2]]
-            o += 3
-            led += 3
-        }
-        for b in footer {
-            out[o] = b
-            o += 1
-        }
-        while o < total {
-            out[o] = 0
-            o += 1
+        precondition(order.count == 3 && order.allSatisfy { (0...2).contains($0) }, "a channel order is R, G, B indices")
+        out.withUnsafeMutableBufferPointer { out in
+            leds.withUnsafeBufferPointer { leds in
+                var o = 0
+                for b in header {
+                    out[o] = b
+                    o += 1
+                }
+                let (r, g, b) = (order[0], order[1], order[2])
+                var led = 0
+                while led + 2 < leds.count {
+                    out[o] = leds[led + r]
+                    out[o + 1] = leds[led + g]
+                    out[o + 2] = leds[led + b]
+                    o += 3
+                    led += 3
+                }
+                for b in footer {
+                    out[o] = b
+                    o += 1
+                }
+                while o < out.count {
+                    out[o] = 0
+                    o += 1
+                }
+            }
         }
     }
 }

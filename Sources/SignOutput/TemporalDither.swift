@@ -9,9 +9,7 @@ public struct TemporalDither: Sendable {
     /// The 8-bit value to show now for `level` (0...65535) of channel slot `slot`.
     @inline(__always)
     public mutating func quantise(_ level: UInt16, slot: Int) -> UInt8 {
-        // In 1/256 steps of the 8-bit scale: 65535 maps to 255 * 256.
-        let target = (UInt32(level) * 65280 + 32767) / 65535
-        let sum = target + UInt32(residual[slot])
+        let sum = UInt32(Self.steps(level)) + UInt32(residual[slot])
         residual[slot] = UInt8(truncatingIfNeeded: sum)
         return UInt8(sum >> 8)
     }
@@ -25,5 +23,19 @@ public struct TemporalDither: Sendable {
     @inline(__always)
     public static func round(_ level: UInt16) -> UInt8 {
         UInt8((UInt32(level) * 255 + 32767) / 65535)
+    }
+
+    /// `level` in 1/256 steps of the 8-bit scale (65535 is 255 * 256): what `quantise` adds
+    /// to the carry. At most 65280, so with a carry below 256 the sum fits 16 bits.
+    @inline(__always)
+    static func steps(_ level: UInt16) -> UInt16 {
+        UInt16((UInt32(level) * 65280 + 32767) / 65535)
+    }
+
+    /// The carry of every slot, for a pass that quantises a whole frame at once (what
+    /// `quantise` does, slot by slot: add the steps, keep the low byte, show the high one).
+    @inline(__always)
+    mutating func withCarry<R>(_ body: (UnsafeMutablePointer<UInt8>) -> R) -> R {
+        residual.withUnsafeMutableBufferPointer { body($0.baseAddress!) }
     }
 }

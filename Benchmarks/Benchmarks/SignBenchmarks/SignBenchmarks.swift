@@ -170,6 +170,40 @@ let benchmarks: @Sendable () -> Void = {
         }
     }
 
+    // USB boards at the same sizes: a custom bulk panel's transfer (colour in GRB order,
+    // header, padding) and grey levels as the Framework matrix takes them, through a
+    // display-sized map (the module itself is 9x34).
+    for (w, h) in [(128, 32), (512, 128)] {
+        let map = PixelMap(panels: [Panel(width: w, height: h)], frameWidth: w, frameHeight: h)
+        Benchmark("usb frame bulk \(w)x\(h)", configuration: .init(scalingFactor: .kilo)) { benchmark in
+            var device = BulkPanelDevice(
+                match: USBMatch(vendorID: 1, productID: 1, serial: nil), interface: 0, endpoint: 1, order: "GRB",
+                header: [0xAA, 0x55], footer: [], packetSize: 64, map: map, correction: ColorCorrection(),
+                dithering: true)
+            let frame = Frame(width: w, height: h, fill: .white)
+            var transfers: [[UInt8]] = []
+            device.encode(frame, display: .full, into: &transfers)
+            benchmark.startMeasurement()
+            for _ in benchmark.scaledIterations {
+                device.encode(frame, display: .full, into: &transfers)
+                blackHole(transfers)
+            }
+            benchmark.stopMeasurement()
+        }
+        Benchmark("usb frame grey \(w)x\(h)", configuration: .init(scalingFactor: .kilo)) { benchmark in
+            var pipeline = LEDPipeline(map: map, correction: ColorCorrection(), dithering: true)
+            let frame = Frame(width: w, height: h, fill: .white)
+            var grey: [UInt8] = []
+            pipeline.grey(frame, into: &grey)
+            benchmark.startMeasurement()
+            for _ in benchmark.scaledIterations {
+                pipeline.grey(frame, into: &grey)
+                blackHole(grey)
+            }
+            benchmark.stopMeasurement()
+        }
+    }
+
     // A stream layer's receiving side without the socket: one 64x32 frame's datagrams (13
     // E1.31 universes, 5 DDP packets, 13 ArtDmx) parsed and assembled.
     for wire in StreamAssembler.Wire.allCases {

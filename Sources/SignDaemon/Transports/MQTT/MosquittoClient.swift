@@ -49,52 +49,57 @@ final class MosquittoClient: Sendable {
         init(_ onEvent: @escaping @Sendable (Event) -> Void) { self.onEvent = onEvent }
     }
 
-    private static let library: Void = { mosquitto_lib_init() }()
+    private let library: MosquittoLibrary
 
+    /// Throws when libmosquitto is not installed (loaded now, on the first client), or
+    /// refuses the options.
     init(_ options: Options, onEvent: @escaping @Sendable (Event) -> Void) throws(Failure) {
-        _ = Self.library
+        let library = try MosquittoLibrary.shared.get()
+        self.library = library
         let callbacks = Unmanaged.passRetained(Callbacks(onEvent))
         // A persistent session (clean_session false): what comes for signd at QoS 1 while it is
         // away waits at the broker for it.
-        guard let pointer = mosquitto_new(options.clientID, false, callbacks.toOpaque()) else {
+        guard let pointer = library.new(options.clientID, false, callbacks.toOpaque()) else {
             callbacks.release()
             throw Failure(description: "cannot create an MQTT client (\(String(cString: strerror(errno))))")
         }
         self.handle = Handle(pointer: pointer)
         self.callbacks = callbacks
         do throws(Failure) {
-            try Self.check(mosquitto_reconnect_delay_set(pointer, 1, 30, true), "set the reconnect delay")
+            try Self.check(library.reconnectDelaySet(pointer, 1, 30, true), "set the reconnect delay", library)
             // Small messages go out at once rather than wait for the last one's ACK (Nagle).
-            try Self.check(mosquitto_int_option(pointer, MOSQ_OPT_TCP_NODELAY, 1), "set TCP_NODELAY")
+            try Self.check(library.intOption(pointer, MOSQ_OPT_TCP_NODELAY, 1), "set TCP_NODELAY", library)
             try Self.check(
-                mosquitto_will_set(
+                library.willSet(
                     pointer, options.will.topic, Int32(options.will.payload.utf8.count), options.will.payload, 1, true),
-                "set the last will")
+                "set the last will", library)
             if let username = options.username {
-                try Self.check(mosquitto_username_pw_set(pointer, username, options.password), "set the user name")
+                try Self.check(library.usernamePwSet(pointer, username, options.password), "set the user name", library)
             }
             if let tls = options.tls {
                 let capath: String? = tls.ca == nil ? "/etc/ssl/certs" : nil
-                try Self.check(mosquitto_tls_set(pointer, tls.ca, capath, tls.cert, tls.key, nil), "set up TLS")
+                try Self.check(library.tlsSet(pointer, tls.ca, capath, tls.cert, tls.key, nil), "set up TLS", library)
             }
         } catch {
-            mosquitto_destroy(pointer)
+            library.destroy(pointer)
             callbacks.release()
             throw error
         }
-        mosquitto_connect_callback_set(pointer) { _, context, code in
+        library.connectCallbackSet(pointer) { _, context, code in
             let callbacks = Unmanaged<Callbacks>.fromOpaque(context!).takeUnretainedValue()
             if code == 0 {
                 callbacks.onEvent(.connected)
             } else {
-                callbacks.onEvent(.disconnected(reason: "refused: \(String(cString: mosquitto_connack_string(code)))"))
+                // A C callback captures nothing: the library is the process's one.
+                let reason = (try? MosquittoLibrary.shared.get())?.connackString(code).map { String(cString: $0) }
+                callbacks.onEvent(.disconnected(reason: "refused: \(reason ?? "code \(code)")"))
             }
         }
-        mosquitto_disconnect_callback_set(pointer) { _, context, code in
+        library.disconnectCallbackSet(pointer) { _, context, code in
             let callbacks = Unmanaged<Callbacks>.fromOpaque(context!).takeUnretainedValue()
             callbacks.onEvent(.disconnected(reason: code == 0 ? "disconnected" : "connection lost"))
         }
-        mosquitto_message_callback_set(pointer) { _, context, message in
+        library.messageCallbackSet(pointer) { _, context, message in
             guard let message, let topic = message.pointee.topic else { return }
             let callbacks = Unmanaged<Callbacks>.fromOpaque(context!).takeUnretainedValue()
             let count = Int(message.pointee.payloadlen)
@@ -113,7 +118,7 @@ final class MosquittoClient: Sendable {
     private let keepAlive: Int32
 
     deinit {
-        mosquitto_destroy(handle.pointer)
+        library.destroy(handle.pointer)
         callbacks.release()
     }
 
@@ -121,19 +126,19 @@ final class MosquittoClient: Sendable {
     /// again with back-off, never fatal.
     func start() throws(Failure) {
         guard !started.exchange(true, ordering: .relaxed) else { return }
-        let code = mosquitto_connect_async(handle.pointer, host, port, keepAlive)
+        let code = library.connectAsync(handle.pointer, host, port, keepAlive)
         if code != MOSQ_ERR_SUCCESS.rawValue {
             // The network thread tries again; say why the first attempt failed.
-            callbacks.takeUnretainedValue().onEvent(.disconnected(reason: Self.message(code)))
+            callbacks.takeUnretainedValue().onEvent(.disconnected(reason: Self.message(code, library)))
         }
-        try Self.check(mosquitto_loop_start(handle.pointer), "start the network thread")
+        try check(library.loopStart(handle.pointer), "start the network thread")
     }
 
     /// Publishes `payload` to `topic`; false (and nothing sent) while disconnected for QoS 0.
     @discardableResult
     func publish(_ topic: String, _ payload: [UInt8], qos: Int32 = 1, retain: Bool = false) -> Bool {
         payload.withUnsafeBytes { bytes in
-            mosquitto_publish(handle.pointer, nil, topic, Int32(bytes.count), bytes.baseAddress, qos, retain)
+            library.publish(handle.pointer, nil, topic, Int32(bytes.count), bytes.baseAddress, qos, retain)
                 == MOSQ_ERR_SUCCESS.rawValue
         }
     }
@@ -143,21 +148,28 @@ final class MosquittoClient: Sendable {
     }
 
     func subscribe(_ pattern: String, qos: Int32 = 1) {
-        mosquitto_subscribe(handle.pointer, nil, pattern, qos)
+        library.subscribe(handle.pointer, nil, pattern, qos)
     }
 
     /// Says goodbye to the broker (after what was published before) and stops the thread.
     func stop() {
         guard started.exchange(false, ordering: .relaxed) else { return }
-        mosquitto_disconnect(handle.pointer)
-        mosquitto_loop_stop(handle.pointer, false)
+        library.disconnect(handle.pointer)
+        library.loopStop(handle.pointer, false)
     }
 
-    private static func check(_ code: Int32, _ doing: String) throws(Failure) {
-        guard code == MOSQ_ERR_SUCCESS.rawValue else { throw Failure(description: "\(doing): \(message(code))") }
+    private func check(_ code: Int32, _ doing: String) throws(Failure) {
+        try Self.check(code, doing, library)
     }
 
-    private static func message(_ code: Int32) -> String {
-        code == MOSQ_ERR_ERRNO.rawValue ? String(cString: strerror(errno)) : String(cString: mosquitto_strerror(code))
+    private static func check(_ code: Int32, _ doing: String, _ library: MosquittoLibrary) throws(Failure) {
+        guard code == MOSQ_ERR_SUCCESS.rawValue else {
+            throw Failure(description: "\(doing): \(message(code, library))")
+        }
+    }
+
+    private static func message(_ code: Int32, _ library: MosquittoLibrary) -> String {
+        if code == MOSQ_ERR_ERRNO.rawValue { return String(cString: strerror(errno)) }
+        return library.strerror(code).map { String(cString: $0) } ?? "error \(code)"
     }
 }
