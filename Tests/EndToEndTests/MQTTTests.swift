@@ -167,13 +167,17 @@ struct MQTTTests {
     }
 
     /// Waits until `status` says the MQTT link is `state`.
-    static func waitForLink(_ s: Scratch, _ state: String, seconds: Double = 15) throws -> JSONValue? {
+    /// Waits until `status`'s mqtt link is in `state` and, with `withError`, has a `last_error`
+    /// (a link starts out `waiting` with none, before its first attempt has been answered).
+    static func waitForLink(_ s: Scratch, _ state: String, withError: Bool = false, seconds: Double = 15) throws
+        -> JSONValue?
+    {
         var link: JSONValue?
         if try eventually(
             timeout: seconds,
             {
                 link = try s.request("status")["mqtt"]
-                return link?["state"]?.stringValue == state
+                return link?["state"]?.stringValue == state && (!withError || link?["last_error"]?.stringValue != nil)
             })
         {
             return link
@@ -276,7 +280,7 @@ struct MQTTTests {
         // The broker goes away and comes back.
         let stallsBefore = status["stalls_own"]?.doubleValue ?? 0
         broker.kill()
-        let waiting = try Self.waitForLink(s, "waiting")
+        let waiting = try Self.waitForLink(s, "waiting", withError: true)
         #expect(waiting?["last_error"]?.stringValue != nil)
         try broker.start()
         _ = try Self.waitForLink(s, "ok", seconds: 20)
@@ -404,7 +408,7 @@ struct MQTTTests {
         let refused = try s.startSignd(
             config: try Self.config(s, broker, extra: "username = \"sign\"\npassword_file = \"\(bad)\""))
         defer { s.stop(refused) }
-        let link = try Self.waitForLink(s, "waiting")
+        let link = try Self.waitForLink(s, "waiting", withError: true)
         #expect(link?["last_error"]?.stringValue?.contains("refused") == true, "\(String(describing: link))")
         #expect(!s.stderr(of: refused).contains("wrong"), "the password must never be logged")
     }
