@@ -97,3 +97,19 @@ struct LayerTimeTests {
         }
     }
 }
+
+@Suite("Layer time at the limits")
+struct LayerTimeLimitTests {
+    @Test("a vanishing duration with endless autoreversing cycles gives a time, never a trap")
+    func vanishingDuration() {
+        for timing in [
+            MediaTiming(duration: 1e-320, speed: 1000, repeatCount: .infinity, autoreverses: true),
+            MediaTiming(duration: 1e-300, speed: 1000, timeOffset: 86_400, repeatCount: 1e9, autoreverses: true),
+        ] {
+            for t in [0.0, 1, 86_400, 1e9] {
+                let local = timing.layerTime(atParentTime: t)
+                #expect(local.map { $0 >= 0 && $0 <= timing.duration } ?? true, "at \(t)")
+            }
+        }
+    }
+}
