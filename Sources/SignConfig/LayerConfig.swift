@@ -94,7 +94,8 @@ extension ConfigReader {
             for key in ["repeat_count", "repeat_duration", "autoreverses"] where t[key] != nil {
                 problem(
                     "\(path).\(key)",
-                    "a layer's time repeats only with a duration: set \"duration\" (seconds of one cycle) or remove \"\(key)\"")
+                    "a layer's time repeats only with a duration: set \"duration\" (seconds of one cycle) or remove \"\(key)\""
+                )
             }
         }
         return timing

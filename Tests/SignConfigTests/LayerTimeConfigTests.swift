@@ -6,7 +6,9 @@ import Testing
 
 @Suite("Layer time in the config")
 struct LayerTimeConfigTests {
-    @Test("a layer's begin_time, duration, speed, time_offset, repeat_count, autoreverses and fill_mode become its timing")
+    @Test(
+        "a layer's begin_time, duration, speed, time_offset, repeat_count, autoreverses and fill_mode become its timing"
+    )
     func timingKeys() throws {
         let source = """
             [[layer]]

@@ -83,7 +83,9 @@ struct LayerTimeRenderTests {
         for t in [0.0, 1, 2.5, 10, 3600] { #expect(abs(try level(tree, at: t) - 128) <= 1, "at \(t)") }
     }
 
-    @Test("before a layer's begin time, with no fill, its subtree shows its model values; with a backwards fill, its first time")
+    @Test(
+        "before a layer's begin time, with no fill, its subtree shows its model values; with a backwards fill, its first time"
+    )
     func beforeBeginTime() throws {
         let late = Self.container(MediaTiming(beginTime: 2), holding: Self.leaf(duration: 2))
         #expect(try level(late, at: 0) == 255)
@@ -107,7 +109,8 @@ struct LayerTimeRenderTests {
 
     @Test("a mask runs on its layer's time: a paused layer's fading mask stands still with it")
     func maskOnLayerTime() throws {
-        var red = Layer(frame: Rect(x: 0, y: 0, width: 1, height: 1), backgroundColor: Color(red: 255, green: 0, blue: 0))
+        var red = Layer(
+            frame: Rect(x: 0, y: 0, width: 1, height: 1), backgroundColor: Color(red: 255, green: 0, blue: 0))
         red.mask = Self.leaf(duration: 4)
         red.timing = MediaTiming(speed: 0, timeOffset: 1)
         for t in [0.0, 3, 9] { #expect(abs(try level(red, at: t) - 64) <= 1, "at \(t)") }
@@ -119,7 +122,8 @@ struct LayerTimeRenderTests {
         // subtree that has no time for a while come back right.
         let timing = MediaTiming(beginTime: 0.5, duration: 1, repeatCount: 2)
         let tree = Self.container(timing, holding: Self.leaf(duration: 1))
-        let scene = try PreparedScene(Scene(width: 1, height: 1, layers: [.layer(tree)]), beginTime: 0, fonts: Self.fonts)
+        let scene = try PreparedScene(
+            Scene(width: 1, height: 1, layers: [.layer(tree)]), beginTime: 0, fonts: Self.fonts)
         let renderer = Renderer(width: 1, height: 1)
         var frame = Frame(width: 1, height: 1)
         for k in 0..<240 {

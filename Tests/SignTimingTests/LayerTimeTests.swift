@@ -35,14 +35,16 @@ struct LayerTimeTests {
     }
 
     static let timings: [MediaTiming] = [
-        MediaTiming(beginTime: 1, duration: 3, speed: 2, timeOffset: 0.5, repeatCount: 2, autoreverses: true, fillMode: .both),
+        MediaTiming(
+            beginTime: 1, duration: 3, speed: 2, timeOffset: 0.5, repeatCount: 2, autoreverses: true, fillMode: .both),
         MediaTiming(beginTime: 0.5, duration: 2, speed: 0.5, repeatCount: 1.5, fillMode: .forwards),
         MediaTiming(beginTime: -1, duration: 1, speed: 1, timeOffset: 0.25, repeatCount: .infinity, autoreverses: true),
         MediaTiming(beginTime: 2, duration: 4, speed: 3, repeatDuration: 10, fillMode: .backwards),
         MediaTiming(duration: 2, speed: 1, fillMode: .removed),
     ]
 
-    @Test("with a duration, a layer's time repeats, autoreverses and fills as Apple's formulas give", arguments: timings)
+    @Test(
+        "with a duration, a layer's time repeats, autoreverses and fills as Apple's formulas give", arguments: timings)
     func cycles(timing: MediaTiming) {
         // Every 0.07 s over 12 s: no sample lands on a cycle's boundary but by chance, and the
         // rules agree there too.
@@ -53,7 +55,9 @@ struct LayerTimeTests {
             if let got, let want {
                 #expect(abs(got - want) < 1e-9, "at \(t)")
             } else {
-                #expect(got == nil && want == nil, "at \(t): \(String(describing: got)) against \(String(describing: want))")
+                #expect(
+                    got == nil && want == nil, "at \(t): \(String(describing: got)) against \(String(describing: want))"
+                )
             }
         }
     }
