@@ -37,23 +37,7 @@ extension ConfigReader {
         let kind = property.kind
         let from = value(t, "from", kind, at: path), to = value(t, "to", kind, at: path),
             by = value(t, "by", kind, at: path)
-        var timing = MediaTiming()
-        if let v = number(t, "duration", at: path, in: 0...86400) { timing.duration = v }
-        if let v = number(t, "begin_time", at: path, in: -86400...86400) { timing.beginTime = v }
-        if let v = number(t, "speed", at: path, in: -1000...1000) { timing.speed = v }
-        if let v = number(t, "time_offset", at: path, in: -86400...86400) { timing.timeOffset = v }
-        if let text = t["repeat_count"]?.string {
-            if ["infinity", "inf", "forever"].contains(text) {
-                timing.repeatCount = .infinity
-            } else {
-                problem("\(path).repeat_count", "\"\(text)\" is not a number or \"infinity\"")
-            }
-        } else if let v = number(t, "repeat_count", at: path, in: 0...1e9) {
-            timing.repeatCount = v
-        }
-        if let v = number(t, "repeat_duration", at: path, in: 0...1e9) { timing.repeatDuration = v }
-        if let v = bool(t, "autoreverses", at: path) { timing.autoreverses = v }
-        if let v: FillMode = choice(t, "fill_mode", at: path) { timing.fillMode = v }
+        var timing = mediaTiming(t, at: path)
         let timingFunction = self.timingFunction(t, "timing_function", at: path)
 
         let motion: LayerPropertyAnimation.Motion
@@ -113,6 +97,29 @@ extension ConfigReader {
                 isAdditive: bool(t, "additive", at: path) ?? false,
                 isCumulative: bool(t, "cumulative", at: path) ?? false,
                 isRemovedOnCompletion: bool(t, "removed_on_completion", at: path) ?? true))
+    }
+
+    /// CAMediaTiming's keys in `t`: `duration`, `begin_time`, `speed`, `time_offset`,
+    /// `repeat_count` (a number or "infinity"), `repeat_duration`, `autoreverses`, `fill_mode`.
+    mutating func mediaTiming(_ t: ConfigTable, at path: String) -> MediaTiming {
+        var timing = MediaTiming()
+        if let v = number(t, "duration", at: path, in: 0...86400) { timing.duration = v }
+        if let v = number(t, "begin_time", at: path, in: -86400...86400) { timing.beginTime = v }
+        if let v = number(t, "speed", at: path, in: -1000...1000) { timing.speed = v }
+        if let v = number(t, "time_offset", at: path, in: -86400...86400) { timing.timeOffset = v }
+        if let text = t["repeat_count"]?.string {
+            if ["infinity", "inf", "forever"].contains(text) {
+                timing.repeatCount = .infinity
+            } else {
+                problem("\(path).repeat_count", "\"\(text)\" is not a number or \"infinity\"")
+            }
+        } else if let v = number(t, "repeat_count", at: path, in: 0...1e9) {
+            timing.repeatCount = v
+        }
+        if let v = number(t, "repeat_duration", at: path, in: 0...1e9) { timing.repeatDuration = v }
+        if let v = bool(t, "autoreverses", at: path) { timing.autoreverses = v }
+        if let v: FillMode = choice(t, "fill_mode", at: path) { timing.fillMode = v }
+        return timing
     }
 
     mutating func timingFunction(_ t: ConfigTable, _ key: String, at path: String) -> TimingFunction? {

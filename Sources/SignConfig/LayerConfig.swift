@@ -10,9 +10,14 @@ extension ConfigReader {
         "marquee", "plain", "text", "gradient", "shape", "image", "shimmer", "spotlight", "stream",
     ]
 
-    static let commonKeys: Set<String> = [
+    static let commonKeys: Set<String> = Set<String>([
         "id", "type", "x", "y", "width", "height", "opacity", "background", "corner_radius", "border_color",
         "border_width", "masks_to_bounds", "hidden", "motion", "mask", "sublayer", "animation",
+    ]).union(timingKeys)
+    /// A layer's own CAMediaTiming (`Layer.timing`).
+    static let timingKeys: Set<String> = [
+        "begin_time", "duration", "speed", "time_offset", "repeat_count", "repeat_duration", "autoreverses",
+        "fill_mode",
     ]
     static let textKeys: Set<String> = ["text", "font", "font_size", "antialias", "fallback_fonts", "color", "align"]
     static let gradientKeys: Set<String> = ["colors", "locations", "start_point", "end_point", "gradient"]
@@ -51,6 +56,7 @@ extension ConfigReader {
         if let v = bool(t, "masks_to_bounds", at: path) { layer.masksToBounds = v }
         if let v = bool(t, "hidden", at: path) { layer.isHidden = v }
         if let v: Marquee.Motion = choice(t, "motion", at: path) { layer.motion = v }
+        layer.timing = layerTiming(t, at: path)
         switch type {
         case "text": layer.content = textContent(t, at: path, fonts: fonts).map { .text($0) } ?? .none
         case "gradient":
@@ -78,6 +84,21 @@ extension ConfigReader {
         }
         layer.animations = animations(t, at: path)
         return layer
+    }
+
+    /// A layer's own CAMediaTiming. Its time runs without end unless it has a `duration`, so
+    /// repeating, autoreversing or a repeat duration without one is a problem, not ignored.
+    mutating func layerTiming(_ t: ConfigTable, at path: String) -> MediaTiming {
+        let timing = mediaTiming(t, at: path)
+        if timing.duration == 0 {
+            for key in ["repeat_count", "repeat_duration", "autoreverses"] where t[key] != nil {
+                problem(
+                    "\(path).\(key)",
+                    "a layer's time repeats only with a duration: set \"duration\" (seconds of one cycle) or remove \"\(key)\""
+                )
+            }
+        }
+        return timing
     }
 
     /// x, y, width, height; the parent's whole area by default.

@@ -26,8 +26,8 @@ public final class Compositor {
     private var blockers: [StillLayers.Box] = []
 
     /// Where a tree is drawn: the canvas, its parent's origin on the board, the clip, the
-    /// nesting depth (which scratch canvases are free), its parent's time, and the coverage
-    /// mask every paint into the target carries.
+    /// nesting depth (which scratch canvases are free), its parent's time (NaN: the parent
+    /// has no time now), and the coverage mask every paint into the target carries.
     struct DrawContext {
         var target: Int
         var origin: Point
@@ -169,8 +169,10 @@ public final class Compositor {
         // The layer is read where it is, never copied: a layer's copy retains its text,
         // sublayers and animations, and releases them after. The model is what shows, or a
         // presentation kept from the last frame and brought to this one.
-        let t = prepared.stored.pointee.localTime(context.time)
-        if prepared.tracks.isEmpty {
+        // A layer with no time now (outside its active window) shows its model, and so does
+        // its tree: NaN, the time it passes down, is no time to every layer below.
+        let t = prepared.stored.pointee.localTime(context.time) ?? .nan
+        if prepared.tracks.isEmpty || t.isNaN {
             draw(prepared, showing: UnsafePointer(prepared.stored), at: t, context)
         } else {
             draw(prepared, showing: presentations.present(prepared, at: t), at: t, context)

@@ -49,15 +49,29 @@ public struct Layer: Sendable, Equatable {
     public var sublayers: [Layer]
     /// Applied in order; each reads the value the ones before it left.
     public var animations: [LayerAnimation]
-    /// CAMediaTiming on the layer (`beginTime` 0): its local time, for its own animations,
-    /// its mask and its sublayers, is `parent time * speed + timeOffset`. Speed 0 holds a
-    /// tree still at `timeOffset`: the pause idiom a notification uses on what it covers.
-    public var speed: Double = 1
-    public var timeOffset: Double = 0
+    /// CAMediaTiming on the layer, as `CALayer` adopts it: its local time, for its own
+    /// animations, its mask and its sublayers, is `(parent time - beginTime) * speed +
+    /// timeOffset`, repeated, autoreversed and filled when it has a `duration` (0: its time
+    /// runs on without end; see `MediaTiming.layerTime(atParentTime:)`). Speed 0 holds a tree
+    /// still at `timeOffset`: the pause idiom a notification uses on what it covers. A
+    /// `beginTime` counts from when the layer was added (`resolvingBeginTimes(to:)`).
+    public var timing = MediaTiming()
+    /// `timing.speed`: the rate of the layer's time against its superlayer's.
+    public var speed: Double {
+        get { timing.speed }
+        set { timing.speed = newValue }
+    }
+    /// `timing.timeOffset`: added to the layer's local time.
+    public var timeOffset: Double {
+        get { timing.timeOffset }
+        set { timing.timeOffset = newValue }
+    }
 
-    /// The layer's local time at its parent's time `t`.
+    /// The layer's local time at its parent's time `t`; `nil` when the layer has no time then
+    /// (outside its active window with no fill that way): its tree then shows its model
+    /// values, as an animation group's children do outside the group's window.
     @inline(__always)
-    public func localTime(_ t: Double) -> Double { speed == 1 && timeOffset == 0 ? t : t * speed + timeOffset }
+    public func localTime(_ t: Double) -> Double? { timing.layerTime(atParentTime: t) }
 
     public init(
         id: String = "", content: Content = .none, frame: Rect = .zero, opacity: Double = 1,
@@ -111,24 +125,33 @@ public struct Layer: Sendable, Equatable {
     }
 
     /// This tree with every layer's animations whose `beginTime` is 0 starting at `time`
-    /// ("when added", as Core Animation resolves it). Animations inside groups keep theirs:
-    /// they count from the group's start.
+    /// ("when added", as Core Animation resolves it), `time` being in this layer's parent's
+    /// time. Animations inside groups keep theirs: they count from the group's start. A layer
+    /// with a time of its own has its `beginTime` counted from `time` too, and what it holds
+    /// is added at its local time 0: the whole subtree starts when the layer's time begins,
+    /// and its `timeOffset` shifts all of it, as an animation group delays and shifts its
+    /// children.
     public func resolvingBeginTimes(to time: Double) -> Layer {
         var copy = self
+        var added = time
+        if !timing.isLayerIdentity {
+            copy.timing.beginTime = time + timing.beginTime
+            added = 0
+        }
         copy.animations = animations.map { animation in
             switch animation {
             case .property(var a) where a.timing.beginTime == 0:
-                a.timing.beginTime = time
+                a.timing.beginTime = added
                 return .property(a)
             case .group(var g) where g.timing.beginTime == 0:
-                g.timing.beginTime = time
+                g.timing.beginTime = added
                 return .group(g)
             default:
                 return animation
             }
         }
-        copy.sublayers = sublayers.map { $0.resolvingBeginTimes(to: time) }
-        copy.mask = mask?.resolvingBeginTimes(to: time)
+        copy.sublayers = sublayers.map { $0.resolvingBeginTimes(to: added) }
+        copy.mask = mask?.resolvingBeginTimes(to: added)
         return copy
     }
 

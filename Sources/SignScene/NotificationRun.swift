@@ -55,6 +55,8 @@ public struct NotificationRun: Sendable {
         var held = Layer(frame: board)
         held.speed = 0
         held.timeOffset = frozenAt
+        // Held at every scene time, before its begin time too.
+        held.timing.fillMode = .both
         var start = max(firstStart ?? begin, begin)
         // After notifications left out, whatever came in before is long gone.
         var outgoing = PreparedLayer(wrapping: start == begin ? [content] : [], in: held)
@@ -87,6 +89,7 @@ public struct NotificationRun: Sendable {
         let end = start
         var resumed = Layer(frame: board)
         resumed.timeOffset = -(lag + (end - begin))
+        resumed.timing.fillMode = .both
         let back = PreparedLayer(wrapping: [content], in: resumed)
         exit =
             transition.kind == .cut

@@ -92,6 +92,9 @@ public struct MediaTiming: Sendable, Hashable {
         }
         // Half-cycles of one simple duration; with autoreverses odd ones run backwards.
         var k = (t / d).rounded(.down)
+        // A duration too small for the time (t / d beyond any number) has no phase to show:
+        // the cycle's start, rather than a trap on converting infinity.
+        if !k.isFinite { k = 0 }
         var local = t - k * d
         if atEnd && local == 0 && k > 0 {
             // A last cycle that ends exactly shows its end value, not the next start.
@@ -100,7 +103,7 @@ public struct MediaTiming: Sendable, Hashable {
         }
         let backwards = autoreverses && Int64(k.truncatingRemainder(dividingBy: 2)) != 0
         if backwards { local = d - local }
-        let cycle = autoreverses ? Int(k / 2) : Int(min(k, Double(Int.max / 2)))
+        let cycle = Int(min(autoreverses ? k / 2 : k, Double(Int.max / 2)))
         return Local(time: min(max(local, 0), d), cycle: cycle)
     }
 

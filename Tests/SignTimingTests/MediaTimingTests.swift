@@ -99,3 +99,20 @@ struct MediaTimingTests {
         #expect(timing.progress(atParentTime: 100) == 0.25)
     }
 }
+
+@Suite("MediaTiming at the limits")
+struct MediaTimingLimitTests {
+    @Test("an animation's vanishing duration over a long time gives a progress in [0, 1], never a trap")
+    func vanishingDuration() {
+        for timing in [
+            MediaTiming(duration: 1e-320, repeatCount: .infinity, autoreverses: true),
+            MediaTiming(duration: 1e-9, speed: 1000, repeatCount: .infinity, autoreverses: true),
+            MediaTiming(duration: 1e-9, speed: 1000, repeatCount: .infinity),
+        ] {
+            for t in [0.5, 86_400, 1e12] {
+                let p = timing.progress(atParentTime: t)
+                #expect(p.map { (0...1).contains($0) } == true, "at \(t)")
+            }
+        }
+    }
+}
