@@ -1,0 +1,155 @@
+import CHarfBuzz
+
+/// Lays out one line of text for display: FriBidi orders it (UAX #9), the text is split
+/// into runs of one level, one script and one face, each grapheme cluster drawn by the
+/// first face in the chain that has every glyph of it, and HarfBuzz shapes each run.
+/// Positions are HarfBuzz's, in 26.6 fixed point; a bitmap face's are whole pixels.
+struct LineShaper {
+    /// Scalars kept per text; more are cut (a sign's line is far shorter).
+    static let maxScalars = 16_384
+    /// Combining marks kept on one base: Unicode's stream-safe limit (UAX #15). More cannot
+    /// be drawn legibly and would only cost shaping time.
+    static let maxMarksPerBase = 30
+
+    /// One face of the fallback chain.
+    struct Face {
+        let face: FreeTypeFace
+        let font: HarfBuzzFont
+    }
+
+    /// A glyph placed on the line.
+    struct Placed {
+        /// Index into the chain.
+        let face: Int
+        let glyph: HarfBuzzFont.Glyph
+        /// Pen position (26.6) before the glyph's offset.
+        let pen: Int
+        /// The glyph's run reads right to left.
+        let rightToLeft: Bool
+    }
+
+    struct Line {
+        var glyphs: [Placed] = []
+        /// Advance of the whole line, 26.6.
+        var width = 0
+        /// Faces drawing at least one cluster.
+        var usedFaces: Set<Int> = []
+        /// Scalars no face has (each once per cluster that lacks it).
+        var missing: [Unicode.Scalar] = []
+        /// Scalars cut to keep layout bounded (past `maxScalars`, or marks past `maxMarksPerBase`).
+        var dropped = 0
+        var isRightToLeft = false
+    }
+
+    /// The text's scalars as shaped: control characters (newlines, tabs) become spaces, as a
+    /// sign shows one line, and the caps applied; with the clusters' scalar ranges.
+    static func scalars(of text: String) -> (scalars: [UInt32], clusters: [Range<Int>], dropped: Int) {
+        var scalars: [UInt32] = []
+        var clusters: [Range<Int>] = []
+        var dropped = 0
+        scalars.reserveCapacity(min(text.utf8.count, maxScalars))
+        for character in text {
+            let start = scalars.count
+            var marks = 0
+            for raw in character.unicodeScalars {
+                let isMark = raw.properties.canonicalCombiningClass != .notReordered
+                    || [.nonspacingMark, .enclosingMark, .spacingMark].contains(raw.properties.generalCategory)
+                marks = isMark ? marks + 1 : 0
+                guard scalars.count < maxScalars, marks <= maxMarksPerBase else {
+                    dropped += 1
+                    continue
+                }
+                scalars.append(raw.properties.generalCategory == .control ? 0x20 : raw.value)
+            }
+            if scalars.count > start { clusters.append(start..<scalars.count) }
+        }
+        return (scalars, clusters, dropped)
+    }
+
+    static func layout(
+        _ text: String, chain: [Face], direction: TextDirection, features: [FontFeature], buffer: HarfBuzzBuffer
+    ) -> Line {
+        let (scalars, clusters, dropped) = Self.scalars(of: text)
+        var line = Line()
+        line.dropped = dropped
+        let bidi = BidiParagraph(scalars, direction: direction)
+        line.isRightToLeft = bidi.isRightToLeft
+        guard !scalars.isEmpty else { return line }
+
+        // Each cluster's face, script and level.
+        var clusterFace = [Int](repeating: 0, count: clusters.count)
+        var clusterScript = [hb_script_t?](repeating: nil, count: clusters.count)
+        for (c, range) in clusters.enumerated() {
+            let (face, missing) = Self.face(for: scalars[range], in: chain)
+            clusterFace[c] = face
+            line.missing += missing
+            clusterScript[c] = scalars[range].lazy.compactMap(HarfBuzzFont.script(of:)).first
+        }
+        // Common and inherited characters (spaces, digits, punctuation) take the script
+        // before them, or at the start the first one after.
+        var script = clusterScript.lazy.compactMap { $0 }.first ?? HB_SCRIPT_LATIN
+        for c in clusterScript.indices {
+            if let own = clusterScript[c] { script = own } else { clusterScript[c] = script }
+        }
+
+        // Runs: clusters of one level, script and face, in logical order.
+        var runs: [(range: Range<Int>, face: Int, script: hb_script_t, level: UInt8)] = []
+        for (c, range) in clusters.enumerated() {
+            let key = (face: clusterFace[c], script: clusterScript[c]!, level: bidi.levels[range.lowerBound])
+            if let last = runs.last, last.face == key.face, last.script == key.script, last.level == key.level {
+                runs[runs.count - 1].range = last.range.lowerBound..<range.upperBound
+            } else {
+                runs.append((range, key.face, key.script, key.level))
+            }
+        }
+        // A run's scalars stay together when reordered: runs are ordered where their first
+        // scalar is shown.
+        var visualPosition = [Int](repeating: 0, count: scalars.count)
+        for (v, logical) in bidi.visualOrder.enumerated() { visualPosition[logical] = v }
+        let visualRuns = runs.sorted { visualPosition[$0.range.lowerBound] < visualPosition[$1.range.lowerBound] }
+
+        var pen = 0
+        var shaped: [HarfBuzzFont.Glyph] = []
+        scalars.withUnsafeBufferPointer { text in
+            for run in visualRuns {
+                let face = chain[run.face]
+                shaped.removeAll(keepingCapacity: true)
+                face.font.shape(
+                    text, range: run.range, rightToLeft: run.level & 1 == 1, script: run.script, features: features,
+                    buffer: buffer, into: &shaped)
+                line.usedFaces.insert(run.face)
+                for glyph in shaped {
+                    let g = face.face.placement(glyph)
+                    line.glyphs.append(Placed(face: run.face, glyph: g, pen: pen, rightToLeft: run.level & 1 == 1))
+                    pen += g.xAdvance
+                }
+            }
+        }
+        line.width = pen
+        return line
+    }
+
+    /// The face drawing a cluster: the first in the chain with a glyph for each of its
+    /// scalars (format characters such as ZWJ and variation selectors are not drawn and need
+    /// none). An emoji cluster tries colour faces first. When no face has them all, the first
+    /// with the cluster's base draws it as its own shaping does, and the scalars no face has
+    /// are missing.
+    static func face(for cluster: ArraySlice<UInt32>, in chain: [Face]) -> (face: Int, missing: [Unicode.Scalar]) {
+        let all = cluster.compactMap(Unicode.Scalar.init)
+        var needed = all.filter { !$0.properties.isDefaultIgnorableCodePoint }
+        if needed.isEmpty { needed = all }
+        let emoji =
+            all.first?.properties.isEmojiPresentation == true
+            || (all.contains { $0.value == 0xFE0F || $0.value == 0x20E3 } && !all.contains { $0.value == 0xFE0E })
+        let order =
+            emoji
+            ? chain.indices.filter { chain[$0].face.hasColor } + chain.indices.filter { !chain[$0].face.hasColor }
+            : Array(chain.indices)
+        if let n = order.first(where: { n in needed.allSatisfy { chain[n].face.glyphIndex(for: $0) != 0 } }) {
+            return (n, [])
+        }
+        let missing = needed.filter { s in !chain.contains { $0.face.glyphIndex(for: s) != 0 } }
+        let base = needed.first.flatMap { b in order.first { chain[$0].face.glyphIndex(for: b) != 0 } }
+        return (base ?? 0, missing)
+    }
+}
