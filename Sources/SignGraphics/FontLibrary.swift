@@ -83,7 +83,7 @@ public final class FontLibrary: Sendable {
                 placed.append(
                     TextRun.PlacedGlyph(
                         x: (p.pen + g.xOffset + 32) >> 6, y: (g.yOffset + 32) >> 6, glyph: bitmap, index: g.index,
-                        face: p.face, cluster: g.cluster, xAdvance: g.xAdvance, xOffset: g.xOffset,
+                        face: p.face, cluster: g.cluster, textOffset: line.offsets[g.cluster], xAdvance: g.xAdvance, xOffset: g.xOffset,
                         yOffset: g.yOffset))
             }
             var ascender = 0, descent = 0

@@ -39,14 +39,21 @@ struct LineShaper {
         /// Scalars cut to keep layout bounded (past `maxScalars`, or marks past `maxMarksPerBase`).
         var dropped = 0
         var isRightToLeft = false
+        /// Where each shaped scalar starts in the text's UTF-8.
+        var offsets: [Int] = []
     }
 
     /// The text's scalars as shaped: control characters (newlines, tabs) become spaces, as a
     /// sign shows one line, and the caps applied; with the clusters' scalar ranges.
-    static func scalars(of text: String) -> (scalars: [UInt32], clusters: [Range<Int>], dropped: Int) {
+    /// `offsets` are where each kept scalar starts in the text's UTF-8.
+    static func scalars(of text: String) -> (
+        scalars: [UInt32], offsets: [Int], clusters: [Range<Int>], dropped: Int
+    ) {
         var scalars: [UInt32] = []
+        var offsets: [Int] = []
         var clusters: [Range<Int>] = []
         var dropped = 0
+        var offset = 0
         scalars.reserveCapacity(min(text.utf8.count, maxScalars))
         for character in text {
             let start = scalars.count
@@ -55,22 +62,25 @@ struct LineShaper {
                 let isMark = raw.properties.canonicalCombiningClass != .notReordered
                     || [.nonspacingMark, .enclosingMark, .spacingMark].contains(raw.properties.generalCategory)
                 marks = isMark ? marks + 1 : 0
+                defer { offset += raw.utf8.count }
                 guard scalars.count < maxScalars, marks <= maxMarksPerBase else {
                     dropped += 1
                     continue
                 }
                 scalars.append(raw.properties.generalCategory == .control ? 0x20 : raw.value)
+                offsets.append(offset)
             }
             if scalars.count > start { clusters.append(start..<scalars.count) }
         }
-        return (scalars, clusters, dropped)
+        return (scalars, offsets, clusters, dropped)
     }
 
     static func layout(
         _ text: String, chain: [Face], direction: TextDirection, features: [FontFeature], buffer: HarfBuzzBuffer
     ) -> Line {
-        let (scalars, clusters, dropped) = Self.scalars(of: text)
+        let (scalars, offsets, clusters, dropped) = Self.scalars(of: text)
         var line = Line()
+        line.offsets = offsets
         line.dropped = dropped
         let bidi = BidiParagraph(scalars, direction: direction)
         line.isRightToLeft = bidi.isRightToLeft

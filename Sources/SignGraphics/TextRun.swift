@@ -15,6 +15,8 @@ public struct TextRun: Sendable, Equatable {
         /// Index (in Unicode scalars) of the first scalar of the text the glyph draws: its
         /// cluster, as HarfBuzz numbers them.
         public let cluster: Int
+        /// Where that scalar starts in the text's UTF-8.
+        public let textOffset: Int
         /// Advance and offsets in 26.6 fixed point, as HarfBuzz positioned the glyph.
         public let xAdvance: Int, xOffset: Int, yOffset: Int
     }
