@@ -11,6 +11,8 @@ public struct PreparedTextLayer: Sendable {
     public let rect: PixelRect
     /// Width of the rasterised text in pixels.
     public let textWidth: Int
+    /// The text reads right to left (its base direction).
+    public let isRightToLeft: Bool
     /// Whether the text scrolls (otherwise it stands still at `path.home`).
     public let scrolls: Bool
     public let path: MarqueePath
@@ -31,6 +33,7 @@ public struct PreparedTextLayer: Sendable {
         self.layer = layer
         self.rect = rect
         self.textWidth = textWidth
+        self.isRightToLeft = raster.isRightToLeft
 
         let width = Double(rect.width), height = Double(rect.height)
         let fade = min(max(layer.marquee.fade.pixels(ofWidth: rect.width), 0), width / 2)
