@@ -133,6 +133,28 @@ let benchmarks: @Sendable () -> Void = {
         benchmark.stopMeasurement()
     }
 
+    // Laying out 200 characters of scripts that HarfBuzz shapes and FriBidi orders: joined
+    // Arabic with numbers, Devanagari conjuncts, emoji sequences (ZWJ families, flags, skin
+    // tones) from the colour font.
+    let noto = "/usr/share/fonts/truetype/noto/"
+    for (name, sample, font) in [
+        ("Arabic", "مرحبا بكم في متجرنا 2026 · خصم 50% اليوم · ", FontSpec(name: noto + "NotoSansArabic-Regular.ttf", size: 16)),
+        ("Devanagari", "नमस्ते स्वागत क्षत्रिय श्री · ", FontSpec(name: noto + "NotoSansDevanagari-Regular.ttf", size: 16)),
+        ("emoji", "👩‍👩‍👧 🇯🇵 👍🏽 1️⃣ ☕ ", FontSpec.emoji(size: 16)),
+    ] {
+        let scalars = String.UnicodeScalarView(
+            String(repeating: sample, count: 200 / sample.unicodeScalars.count + 1).unicodeScalars.prefix(200))
+        let shaped = String(scalars)
+        Benchmark("text layout 200 characters, \(name)") { benchmark in
+            _ = try? fonts.layout(shaped, primary: font, fallbacks: [.unifont])
+            benchmark.startMeasurement()
+            for _ in benchmark.scaledIterations {
+                blackHole(try? fonts.layout(shaped, primary: font, fallbacks: [.unifont]))
+            }
+            benchmark.stopMeasurement()
+        }
+    }
+
     // Network outputs: one frame through the panel map, colour correction and dithering,
     // then the protocol's datagrams (the bytes handed to the socket, not the send itself).
     for (w, h) in [(128, 32), (512, 128)] {
