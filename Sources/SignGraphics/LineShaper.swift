@@ -59,9 +59,7 @@ struct LineShaper {
             let start = scalars.count
             var marks = 0
             for raw in character.unicodeScalars {
-                let isMark = raw.properties.canonicalCombiningClass != .notReordered
-                    || [.nonspacingMark, .enclosingMark, .spacingMark].contains(raw.properties.generalCategory)
-                marks = isMark ? marks + 1 : 0
+                marks = Self.isMark(raw) ? marks + 1 : 0
                 defer { offset += raw.utf8.count }
                 guard scalars.count < maxScalars, marks <= maxMarksPerBase else {
                     dropped += 1
@@ -145,21 +143,51 @@ struct LineShaper {
     /// with the cluster's base draws it as its own shaping does, and the scalars no face has
     /// are missing.
     static func face(for cluster: ArraySlice<UInt32>, in chain: [Face]) -> (face: Int, missing: [Unicode.Scalar]) {
-        let all = cluster.compactMap(Unicode.Scalar.init)
-        var needed = all.filter { !$0.properties.isDefaultIgnorableCodePoint }
-        if needed.isEmpty { needed = all }
-        let emoji =
-            all.first?.properties.isEmojiPresentation == true
-            || (all.contains { $0.value == 0xFE0F || $0.value == 0x20E3 } && !all.contains { $0.value == 0xFE0E })
-        let order =
-            emoji
-            ? chain.indices.filter { chain[$0].face.hasColor } + chain.indices.filter { !chain[$0].face.hasColor }
-            : Array(chain.indices)
-        if let n = order.first(where: { n in needed.allSatisfy { chain[n].face.glyphIndex(for: $0) != 0 } }) {
-            return (n, [])
+        // Scalars that must have a glyph: all but format characters, unless that is all there is.
+        let drawnOnly = cluster.contains { !isIgnorable($0) }
+        @inline(__always) func needed(_ s: UInt32) -> Bool { !drawnOnly || !isIgnorable(s) }
+        func hasAll(_ n: Int) -> Bool {
+            cluster.allSatisfy { !needed($0) || chain[n].face.glyphIndex(for: Unicode.Scalar($0)!) != 0 }
         }
-        let missing = needed.filter { s in !chain.contains { $0.face.glyphIndex(for: s) != 0 } }
-        let base = needed.first.flatMap { b in order.first { chain[$0].face.glyphIndex(for: b) != 0 } }
-        return (base ?? 0, missing)
+        let first = cluster.first.flatMap(Unicode.Scalar.init)
+        let emoji =
+            first?.properties.isEmojiPresentation == true
+            || (cluster.contains { $0 == 0xFE0F || $0 == 0x20E3 } && !cluster.contains(0xFE0E))
+        // An emoji cluster tries colour faces first, then the rest, each group in chain order.
+        for pass in emoji ? [true, false] : [false] {
+            for n in chain.indices where !emoji || chain[n].face.hasColor == pass {
+                if hasAll(n) { return (n, []) }
+            }
+        }
+        let missing = cluster.compactMap { s -> Unicode.Scalar? in
+            guard needed(s), let scalar = Unicode.Scalar(s) else { return nil }
+            return chain.contains { $0.face.glyphIndex(for: scalar) != 0 } ? nil : scalar
+        }
+        let base = cluster.first(where: needed).flatMap(Unicode.Scalar.init)
+        var face = 0
+        if let base {
+            for pass in emoji ? [true, false] : [false] {
+                if let n = chain.indices.first(where: {
+                    (!emoji || chain[$0].face.hasColor == pass) && chain[$0].face.glyphIndex(for: base) != 0
+                }) {
+                    face = n
+                    break
+                }
+            }
+        }
+        return (face, missing)
+    }
+
+    /// Format characters HarfBuzz does not draw (ZWJ, variation selectors, bidi controls).
+    @inline(__always) static func isIgnorable(_ s: UInt32) -> Bool {
+        Unicode.Scalar(s)?.properties.isDefaultIgnorableCodePoint ?? true
+    }
+
+    /// Combining marks, which stack on the letter before them.
+    @inline(__always) static func isMark(_ s: Unicode.Scalar) -> Bool {
+        switch s.properties.generalCategory {
+        case .nonspacingMark, .enclosingMark, .spacingMark: return true
+        default: return s.properties.canonicalCombiningClass != .notReordered
+        }
     }
 }
