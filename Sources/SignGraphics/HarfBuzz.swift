@@ -48,7 +48,7 @@ final class HarfBuzzFont {
     /// direction and script; glyphs come in visual order, left to right.
     func shape(
         _ scalars: UnsafeBufferPointer<UInt32>, range: Range<Int>, rightToLeft: Bool, script: hb_script_t,
-        features: [FontFeature], buffer: HarfBuzzBuffer, into glyphs: inout [Glyph]
+        features: [hb_feature_t], buffer: HarfBuzzBuffer, into glyphs: inout [Glyph]
     ) {
         let b = buffer.buffer
         hb_buffer_clear_contents(b)
@@ -56,7 +56,7 @@ final class HarfBuzzFont {
             b, scalars.baseAddress, Int32(scalars.count), UInt32(range.lowerBound), Int32(range.count))
         hb_buffer_set_direction(b, rightToLeft ? HB_DIRECTION_RTL : HB_DIRECTION_LTR)
         hb_buffer_set_script(b, script)
-        features.map(\.value).withUnsafeBufferPointer { f in
+        features.withUnsafeBufferPointer { f in
             hb_shape(font, b, f.baseAddress, UInt32(f.count))
         }
         var count: UInt32 = 0

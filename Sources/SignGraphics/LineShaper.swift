@@ -118,6 +118,7 @@ struct LineShaper {
 
         var pen = 0
         var shaped: [HarfBuzzFont.Glyph] = []
+        let features = features.map(\.value)
         scalars.withUnsafeBufferPointer { text in
             for run in visualRuns {
                 let face = chain[run.face]
