@@ -65,7 +65,9 @@ struct LineShaper {
                     dropped += 1
                     continue
                 }
-                scalars.append(raw.properties.generalCategory == .control ? 0x20 : raw.value)
+                // C0 and C1 controls, the general category Cc.
+                let control = raw.value < 0x20 || (0x7F...0x9F).contains(raw.value)
+                scalars.append(control ? 0x20 : raw.value)
                 offsets.append(offset)
             }
             if scalars.count > start { clusters.append(start..<scalars.count) }
@@ -151,8 +153,10 @@ struct LineShaper {
             cluster.allSatisfy { !needed($0) || chain[n].face.glyphIndex(for: Unicode.Scalar($0)!) != 0 }
         }
         let first = cluster.first.flatMap(Unicode.Scalar.init)
+        // Unicode's property lookups are slow next to the rest of layout: below U+231A
+        // (the first emoji-presentation character) none is needed.
         let emoji =
-            first?.properties.isEmojiPresentation == true
+            (first.map { $0.value >= 0x231A && $0.properties.isEmojiPresentation } ?? false)
             || (cluster.contains { $0 == 0xFE0F || $0 == 0x20E3 } && !cluster.contains(0xFE0E))
         // An emoji cluster tries colour faces first, then the rest, each group in chain order.
         for pass in emoji ? [true, false] : [false] {
@@ -181,11 +185,15 @@ struct LineShaper {
 
     /// Format characters HarfBuzz does not draw (ZWJ, variation selectors, bidi controls).
     @inline(__always) static func isIgnorable(_ s: UInt32) -> Bool {
-        Unicode.Scalar(s)?.properties.isDefaultIgnorableCodePoint ?? true
+        // None below U+034F but the soft hyphen.
+        if s < 0x34F { return s == 0xAD }
+        return Unicode.Scalar(s)?.properties.isDefaultIgnorableCodePoint ?? true
     }
 
     /// Combining marks, which stack on the letter before them.
     @inline(__always) static func isMark(_ s: Unicode.Scalar) -> Bool {
+        // None below U+0300.
+        if s.value < 0x300 { return false }
         switch s.properties.generalCategory {
         case .nonspacingMark, .enclosingMark, .spacingMark: return true
         default: return s.properties.canonicalCombiningClass != .notReordered
