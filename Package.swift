@@ -29,6 +29,14 @@ let package = Package(
         .systemLibrary(
             name: "CFreeType", pkgConfig: "freetype2",
             providers: [.apt(["libfreetype-dev"])]),
+        // Text shaping (HarfBuzz, through its FreeType integration) and the Unicode
+        // Bidirectional Algorithm (FriBidi), for every script a sign writes.
+        .systemLibrary(
+            name: "CHarfBuzz", pkgConfig: "harfbuzz",
+            providers: [.apt(["libharfbuzz-dev"])]),
+        .systemLibrary(
+            name: "CFriBidi", pkgConfig: "fribidi",
+            providers: [.apt(["libfribidi-dev"])]),
         .systemLibrary(
             name: "CLibUSB", pkgConfig: "libusb-1.0",
             providers: [.apt(["libusb-1.0-0-dev"])]),
@@ -51,7 +59,7 @@ let package = Package(
         .systemLibrary(name: "CFuzzer"),
 
         .target(name: "SignTiming"),
-        .target(name: "SignGraphics", dependencies: ["CFreeType", "CPNG"]),
+        .target(name: "SignGraphics", dependencies: ["CFreeType", "CHarfBuzz", "CFriBidi", "CPNG"]),
         .target(name: "SignScene", dependencies: ["SignTiming", "SignGraphics"]),
         .target(name: "SignOutput", dependencies: ["SignGraphics", "SignWire", "CSeqlock"]),
         // The USB LED controllers through libusb, apart from SignOutput so that signctl (which

@@ -15,9 +15,15 @@ packages=(
   libsystemd-dev
   libpng-dev
   libmosquitto-dev   # MQTT's client library
+  libharfbuzz-dev    # text shaping (joining, conjuncts, marks, emoji sequences)
+  libfribidi-dev     # the Unicode Bidirectional Algorithm, for Arabic and Hebrew
   xfonts-base
   fonts-unifont
   fonts-noto-color-emoji  # colour emoji in text
+  # Arabic, Hebrew, Devanagari, Thai and most other scripts with their OpenType tables
+  # (Noto Sans/Naskh); 42 MB installed. Debian ships no smaller package of these faces
+  # (fonts-freefont-ttf is 7 MB but its Arabic and Devanagari shape poorly).
+  fonts-noto-core
 )
 
 if [[ "${1:-}" == "--bench" ]]; then
@@ -49,8 +55,9 @@ if [[ "${1:-}" == "--test" ]]; then
   # parser for /metrics (tools/web-peer.py metrics): from PyPI, into the python3
   # on PATH, when missing.
   python_peers=(sacn==1.11.0 python-led-ddp==1.0.1 stupidArtnet==1.6.0 selenium==4.38.0 websocket-client==1.9.2
-    jinja2==3.1.6 prometheus-client==0.26.0)
-  if ! python3 -c "import sacn, ddp, stupidArtnet, selenium, websocket, jinja2, prometheus_client" 2>/dev/null; then
+    jinja2==3.1.6 prometheus-client==0.26.0
+    uharfbuzz==0.57.0 python-bidi==0.6.12 regex==2026.5.9)  # the shaping reference (tools/shaping-reference.py)
+  if ! python3 -c "import sacn, ddp, stupidArtnet, selenium, websocket, jinja2, prometheus_client, uharfbuzz, bidi, regex" 2>/dev/null; then
     echo "setup: installing ${python_peers[*]} from PyPI" >&2
     python3 -m pip install -q --disable-pip-version-check "${python_peers[@]}" </dev/null
   fi

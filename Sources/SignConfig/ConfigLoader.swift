@@ -306,7 +306,7 @@ public enum ConfigLoader {
     static let layerKeys: Set<String> = [
         "id", "text", "font", "font_size", "antialias", "fallback_fonts", "color", "speed", "gap", "fade",
         "scroll", "motion", "x", "y", "width", "height", "type", "animation", "mode", "pause", "transition",
-        "transition_duration", "transition_timing",
+        "transition_duration", "transition_timing", "direction", "font_features", "scroll_direction",
     ]
 
     private static func readLayers(
@@ -370,6 +370,11 @@ public enum ConfigLoader {
                 }
             }
             if let v = r.color(t, "color", at: path) { layer.color = v }
+            if let v: TextDirection = r.choice(t, "direction", at: path) { layer.direction = v }
+            layer.features = r.fontFeatures(t, at: path)
+            if let v: Marquee.ScrollDirection = r.choice(t, "scroll_direction", at: path) {
+                layer.marquee.scrollDirection = v
+            }
             if let v = r.number(t, "speed", at: path, in: 0...10000) { layer.marquee.speed = v }
             if let v = r.int(t, "gap", at: path, in: 0...100_000) { layer.marquee.gap = v }
             if let v = readFade(t, path: path, &r) { layer.marquee.fade = v }

@@ -19,7 +19,9 @@ extension ConfigReader {
         "begin_time", "duration", "speed", "time_offset", "repeat_count", "repeat_duration", "autoreverses",
         "fill_mode",
     ]
-    static let textKeys: Set<String> = ["text", "font", "font_size", "antialias", "fallback_fonts", "color", "align"]
+    static let textKeys: Set<String> = [
+        "text", "font", "font_size", "antialias", "fallback_fonts", "color", "align", "direction", "font_features",
+    ]
     static let gradientKeys: Set<String> = ["colors", "locations", "start_point", "end_point", "gradient"]
     static let shapeKeys: Set<String> = ["path", "fill", "stroke", "stroke_colors", "line_width"]
     static let imageKeys: Set<String> = ["image", "scaling"]
@@ -109,13 +111,41 @@ extension ConfigReader {
         return Rect(x: x, y: y, width: w, height: h)
     }
 
-    mutating func textContent(_ t: ConfigTable, at path: String, fonts: FontLibrary?) -> TextContent? {
+    /// A text layer's text; `direction` is the text's own unless the layer type gives the key
+    /// another meaning (a shimmer's sweep).
+    mutating func textContent(_ t: ConfigTable, at path: String, fonts: FontLibrary?, readsDirection: Bool = true)
+        -> TextContent?
+    {
         let font = fontSpec(t, at: path, fonts: fonts)
         var content = TextContent(
             text: string(t, "text", at: path) ?? "", font: font.primary, fallbacks: font.fallbacks)
         if let v = color(t, "color", at: path) { content.color = v }
         if let v: TextContent.Alignment = choice(t, "align", at: path) { content.alignment = v }
+        if readsDirection, let v: TextDirection = choice(t, "direction", at: path) { content.direction = v }
+        content.features = fontFeatures(t, at: path)
         return content
+    }
+
+    /// `font_features = ["-liga", "tnum"]`: OpenType features in HarfBuzz's syntax, each one
+    /// HarfBuzz cannot read named as a problem.
+    mutating func fontFeatures(_ t: ConfigTable, at path: String) -> [FontFeature] {
+        guard let value = t["font_features"] else { return [] }
+        guard let items = value.array else {
+            problem("\(path).font_features", "expected an array of OpenType features such as [\"-liga\", \"tnum\"]")
+            return []
+        }
+        var features: [FontFeature] = []
+        for item in items {
+            guard let text = item.string, let feature = FontFeature(text) else {
+                problem(
+                    "\(path).font_features",
+                    "\(item.string.map { "\"\($0)\"" } ?? "\(item.type)") is not an OpenType feature (HarfBuzz's syntax: "
+                        + "\"liga\", \"-kern\", \"ss01=1\", \"tnum[2:5]\")")
+                continue
+            }
+            features.append(feature)
+        }
+        return features
     }
 
     /// `font`, `font_size`, `antialias`, `fallback_fonts`, each face checked when `fonts` is given.
@@ -249,6 +279,7 @@ extension ConfigReader {
     static let shimmerKeys: Set<String> = [
         "id", "type", "x", "y", "width", "height", "text", "font", "font_size", "antialias", "fallback_fonts", "align",
         "colors", "locations", "from", "to", "duration", "timing_function", "direction", "band", "pause",
+        "font_features",
     ]
 
     /// The shimmer preset: a gradient masked by text whose `locations` sweep across it (the
@@ -277,7 +308,7 @@ extension ConfigReader {
             endPoint: axis.1)
         var layer = Layer(
             id: string(t, "id", at: path) ?? "", content: .gradient(gradient(t, at: path, default: seed)), frame: frame)
-        var text = textContent(t, at: path, fonts: fonts) ?? TextContent(text: "")
+        var text = textContent(t, at: path, fonts: fonts, readsDirection: false) ?? TextContent(text: "")
         if t["align"] == nil { text.alignment = .center }
         layer.mask = Layer(content: .text(text), frame: Rect(origin: .zero, size: frame.size))
         // Without a pause, the seed's sweep: the bright stop from one edge to the other. With

@@ -22,6 +22,8 @@ public final class FontLibrary: Sendable {
         var glyphs: [GlyphKey: GlyphBitmap] = [:]
         /// How many glyphs FreeType has rendered (cache misses), for tests and status.
         var rendered = 0
+        /// Reused by every layout (under the lock).
+        let buffer = HarfBuzzBuffer()
 
         init(library: FT_Library) { self.library = library }
         deinit {
@@ -56,59 +58,43 @@ public final class FontLibrary: Sendable {
         try state.withLock { state in Result { () throws(FreeTypeError) in _ = try face(spec, in: state) } }.get()
     }
 
-    /// Lays out one line of UTF-8 text: each character comes from the first face in
-    /// `[primary] + fallbacks` that has it; advances and kerning come from the faces.
-    public func layout(_ text: String, primary: FontSpec, fallbacks: [FontSpec]) throws(FreeTypeError) -> TextRun {
+    /// Scalars laid out per text; more are left out (and counted in `TextRun.dropped`).
+    public static var maxScalars: Int { LineShaper.maxScalars }
+    /// Combining marks kept on one letter (Unicode's stream-safe limit); more are left out.
+    public static var maxMarksPerBase: Int { LineShaper.maxMarksPerBase }
+
+    /// Lays out one line of UTF-8 text for display: ordered by the Unicode Bidirectional
+    /// Algorithm from `direction`, each grapheme cluster drawn by the first face in
+    /// `[primary] + fallbacks` that has all of it, shaped by HarfBuzz with `features`.
+    public func layout(
+        _ text: String, primary: FontSpec, fallbacks: [FontSpec], direction: TextDirection = .auto,
+        features: [FontFeature] = []
+    ) throws(FreeTypeError) -> TextRun {
         try state.withLock { state throws(FreeTypeError) in
             let chain = try ([primary] + fallbacks).map { spec throws(FreeTypeError) in try face(spec, in: state) }
+            let line = LineShaper.layout(
+                text, chain: chain.map { LineShaper.Face(face: $0.face, font: $0.face.harfBuzz) }, direction: direction,
+                features: features, buffer: state.buffer)
             var placed: [TextRun.PlacedGlyph] = []
-            var missing: [Unicode.Scalar] = []
-            var pen = 0  // 26.6
-            var ascender = 0, descent = 0
-            var used = Set<Int>()
-            var previous: (face: Int, index: UInt32)?
-            for raw in text.unicodeScalars {
-                // A sign shows one line: control characters (newlines, tabs) become spaces.
-                let scalar = raw.properties.generalCategory == .control ? " " : raw
-                var faceNumber = 0
-                var index: UInt32 = 0
-                // Characters Unicode presents as emoji come from a colour face when there is one,
-                // even if a text face has a monochrome glyph for them.
-                let order =
-                    scalar.properties.isEmojiPresentation
-                    ? chain.indices.filter { chain[$0].face.hasColor }
-                        + chain.indices.filter { !chain[$0].face.hasColor }
-                    : Array(chain.indices)
-                for n in order {
-                    let i = chain[n].face.glyphIndex(for: scalar)
-                    if i != 0 {
-                        faceNumber = n
-                        index = i
-                        break
-                    }
-                }
-                if index == 0 { missing.append(scalar) }
-                let face = chain[faceNumber]
-                if let previous, previous.face == faceNumber {
-                    pen += face.face.kerning(previous.index, index)
-                }
-                let glyph = try glyph(index, of: face, in: state)
-                placed.append(.init(x: (pen + 32) >> 6, glyph: glyph))
-                pen += glyph.advance
-                if used.insert(faceNumber).inserted {
-                    let m = face.face.metrics
-                    ascender = max(ascender, m.ascender)
-                    descent = max(descent, -m.descender)
-                }
-                previous = (faceNumber, index)
+            placed.reserveCapacity(line.glyphs.count)
+            for p in line.glyphs {
+                let g = p.glyph
+                let bitmap = try glyph(g.index, of: chain[p.face], in: state)
+                placed.append(
+                    TextRun.PlacedGlyph(
+                        x: (p.pen + g.xOffset + 32) >> 6, y: (g.yOffset + 32) >> 6, glyph: bitmap, index: g.index,
+                        face: p.face, cluster: g.cluster, textOffset: line.offsets[g.cluster], xAdvance: g.xAdvance, xOffset: g.xOffset,
+                        yOffset: g.yOffset))
             }
-            if used.isEmpty {
-                let m = chain[0].face.metrics
-                ascender = m.ascender
-                descent = -m.descender
+            var ascender = 0, descent = 0
+            for n in line.usedFaces.isEmpty ? [0] : line.usedFaces.sorted() {
+                let m = chain[n].face.metrics
+                ascender = max(ascender, m.ascender)
+                descent = max(descent, -m.descender)
             }
             return TextRun(
-                glyphs: placed, width: (pen + 32) >> 6, ascender: ascender, descent: descent, missing: missing)
+                glyphs: placed, width: (line.width + 32) >> 6, ascender: ascender, descent: descent,
+                missing: line.missing, isRightToLeft: line.isRightToLeft, dropped: line.dropped)
         }
     }
 

@@ -17,6 +17,10 @@ final class FreeTypeFace {
     /// For colour bitmap faces, which FreeType does not scale: the factor from the strike
     /// to the requested pixel size.
     let bitmapScale: Double
+    /// Whether the face has outlines; a bitmap face's glyphs sit on whole pixels.
+    let scalable: Bool
+    /// The face as HarfBuzz shapes with it.
+    private(set) var harfBuzz: HarfBuzzFont!
 
     /// Opens `path` and sizes it: a bitmap face (PCF, BDF) uses its strike closest to
     /// `pixelSize`; an outline face (TTF, OTF) is set to `pixelSize` pixels per em.
@@ -47,6 +51,7 @@ final class FreeTypeFace {
         self.path = path
         self.face = face
         let scalable = signd_ft_is_scalable(face) != 0
+        self.scalable = scalable
         do throws(FreeTypeError) {
             if scalable {
                 try check(FT_Set_Pixel_Sizes(face, 0, FT_UInt(max(pixelSize, 1))), "FT_Set_Pixel_Sizes", path: path)
@@ -73,6 +78,20 @@ final class FreeTypeFace {
         let strike = Double(face.pointee.size.pointee.metrics.y_ppem)
         // Noto Color Emoji's 109 ppem strike draws 128-pixel-high glyphs: scale by that height.
         self.bitmapScale = hasColor && !scalable && strike > 0 ? Double(pixelSize) / (strike * 128 / 109) : 1
+        // Created once the face is sized: hb-ft reads its scale from the size.
+        self.harfBuzz = HarfBuzzFont(face)
+    }
+
+    /// A shaped glyph's positions as drawn: a colour bitmap face's scaled to the requested
+    /// size with its glyphs, a bitmap face's on whole pixels so pixel fonts stay crisp.
+    func placement(_ glyph: HarfBuzzFont.Glyph) -> HarfBuzzFont.Glyph {
+        func drawn(_ v: Int) -> Int {
+            let scaled = bitmapScale == 1 ? v : Int((Double(v) * bitmapScale).rounded())
+            return scalable || hasColor ? scaled : (scaled + 32) & ~63
+        }
+        return HarfBuzzFont.Glyph(
+            index: glyph.index, cluster: glyph.cluster, xAdvance: drawn(glyph.xAdvance), xOffset: drawn(glyph.xOffset),
+            yOffset: drawn(glyph.yOffset))
     }
 
     deinit { FT_Done_Face(face) }

@@ -175,6 +175,10 @@ public struct TextContent: Sendable, Hashable {
     /// When set, the text repeats to the left and right with this much space between copies
     /// (a marquee's strip).
     public var repeatGap: Double?
+    /// The text's base direction (UAX #9): from its first strong letter, or set.
+    public var direction: TextDirection = .auto
+    /// OpenType features the text is shaped with (`font_features`), in HarfBuzz's syntax.
+    public var features: [FontFeature] = []
 
     public enum Alignment: String, Sendable, Hashable, CaseIterable {
         case left, center, right

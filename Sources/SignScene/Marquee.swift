@@ -29,6 +29,14 @@ public struct Marquee: Sendable, Hashable {
         case pixel
     }
 
+    /// Which way a continuous marquee's text moves.
+    public enum ScrollDirection: String, Sendable, Hashable, CaseIterable {
+        /// Leftwards, as left-to-right text reads.
+        case left
+        /// Rightwards, as right-to-left text reads.
+        case right
+    }
+
     /// A length along the layer's width.
     public enum Length: Sendable, Hashable {
         case pixels(Double)
@@ -55,6 +63,9 @@ public struct Marquee: Sendable, Hashable {
     public var mode: Mode
     /// Seconds held at home each loop (left-right: at each end).
     public var pause: Double
+    /// Which way the text moves; `nil` follows its reading direction (right-to-left text
+    /// moves rightwards).
+    public var scrollDirection: ScrollDirection?
 
     public init(
         speed: Double = 30, gap: Int? = nil, fade: Length = .fraction(0.026), scroll: Scroll = .always,

@@ -80,7 +80,9 @@ public struct NotificationRun: Sendable {
             let tree =
                 transition.kind == .cut
                 ? layer.body
-                : transition.tree(outgoing: outgoing, incoming: layer.body, rect: rect, board: board.size, begin: start)
+                : transition.tree(
+                    outgoing: outgoing, incoming: layer.body, rect: rect, board: board.size, begin: start,
+                    rightToLeft: layer.isRightToLeft)
             shows.append(Show(id: n.id, layer: layer, tree: tree, start: start, end: max(end, start + 0.001)))
             outgoing = layer.body
             start = shows.last!.end

@@ -215,30 +215,34 @@ public struct TextRaster: Sendable {
     public let width: Double
     /// Characters no font in the chain could draw.
     public let missing: [Unicode.Scalar]
+    /// The text's base direction is right to left.
+    public let isRightToLeft: Bool
 
     /// Lays out and rasterises `content`.
     public init(_ content: TextContent, fonts: FontLibrary, icons: [String: ImageBitmap] = [:]) throws(FreeTypeError) {
         self.content = content
-        if let rich = try RichTextRaster(
-            content.text, font: content.font, fallbacks: content.fallbacks, color: content.color, icons: icons,
-            fonts: fonts)
-        {
+        if let rich = try RichTextRaster(content, icons: icons, fonts: fonts) {
             text = nil
             richText = rich.image
             width = Double(rich.width)
             missing = rich.missing
+            isRightToLeft = rich.isRightToLeft
         } else {
-            let run = try fonts.layout(content.text, primary: content.font, fallbacks: content.fallbacks)
+            let run = try fonts.layout(
+                content.text, primary: content.font, fallbacks: content.fallbacks, direction: content.direction,
+                features: content.features)
             text = run.rasterize()
             richText = nil
             width = Double(run.width)
             missing = run.missing
+            isRightToLeft = run.isRightToLeft
         }
     }
 
     /// Whether this raster is what `other` draws (how it repeats and aligns does not matter).
     func draws(_ other: TextContent) -> Bool {
         other.text == content.text && other.font == content.font && other.fallbacks == content.fallbacks
-            && other.color == content.color
+            && other.color == content.color && other.direction == content.direction
+            && other.features == content.features
     }
 }

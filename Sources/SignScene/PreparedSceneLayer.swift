@@ -19,6 +19,8 @@ public struct PreparedSceneLayer: Sendable {
     public let beginTime: Double
     /// A marquee's motion; `nil` for other layers.
     public let path: MarqueePath?
+    /// A marquee whose text reads right to left (a push brings it in from the left).
+    public let isRightToLeft: Bool
     /// The rectangle the layer shows in (a marquee's; the board for other layers).
     public let rect: Rect
     /// Characters no font in the chain could draw.
@@ -45,12 +47,14 @@ public struct PreparedSceneLayer: Sendable {
         shownText = drawn.text
         let board = Rect(x: 0, y: 0, width: Double(boardWidth), height: Double(boardHeight))
         var rect = board
+        var rightToLeft = false
         switch drawn {
         case .marquee(let text):
             let marquee = try PreparedTextLayer(
                 text, in: context, beginTime: beginTime, marqueeBeginTime: marqueeBeginTime)
             body = marquee.tree
             path = marquee.path
+            rightToLeft = marquee.isRightToLeft
             rect = Rect(
                 x: Double(marquee.rect.x), y: Double(marquee.rect.y), width: Double(marquee.rect.width),
                 height: Double(marquee.rect.height))
@@ -63,9 +67,11 @@ public struct PreparedSceneLayer: Sendable {
             path = nil
         }
         self.rect = rect
+        isRightToLeft = rightToLeft
         if let previous, transition.kind != .cut {
             tree = transition.tree(
-                outgoing: previous.body, incoming: body, rect: rect, board: board.size, begin: beginTime)
+                outgoing: previous.body, incoming: body, rect: rect, board: board.size, begin: beginTime,
+                rightToLeft: rightToLeft)
         } else {
             tree = body
         }

@@ -11,6 +11,8 @@ public struct PreparedTextLayer: Sendable {
     public let rect: PixelRect
     /// Width of the rasterised text in pixels.
     public let textWidth: Int
+    /// The text reads right to left (its base direction).
+    public let isRightToLeft: Bool
     /// Whether the text scrolls (otherwise it stands still at `path.home`).
     public let scrolls: Bool
     public let path: MarqueePath
@@ -26,21 +28,28 @@ public struct PreparedTextLayer: Sendable {
     {
         let rect = layer.frame ?? PixelRect(x: 0, y: 0, width: context.boardWidth, height: context.boardHeight)
         // Laid out once: the strip below draws this raster, repeating it after the gap.
-        let raster = try TextRaster(
-            TextContent(text: layer.text, font: layer.font, fallbacks: layer.fallbacks, color: layer.color),
-            fonts: context.fonts, icons: context.icons)
+        let raster = try TextRaster(layer.content(), fonts: context.fonts, icons: context.icons)
         let textWidth = Int(raster.width)
         self.layer = layer
         self.rect = rect
         self.textWidth = textWidth
+        self.isRightToLeft = raster.isRightToLeft
 
         let width = Double(rect.width), height = Double(rect.height)
         let fade = min(max(layer.marquee.fade.pixels(ofWidth: rect.width), 0), width / 2)
         let fits = Double(textWidth) <= width - 2 * fade
         scrolls = layer.marquee.scroll == .always || !fits
         let gap = layer.marquee.gapPixels(layerWidth: rect.width)
-        let mode = layer.marquee.mode
-        let home = scrolls ? fade.rounded(.up) : Double((rect.width - textWidth) / 2)
+        // A right-to-left text scrolls left to right (its reading direction) unless told
+        // otherwise, and starts from its beginning, at the right.
+        let rightwards = (layer.marquee.scrollDirection.map { $0 == .right } ?? raster.isRightToLeft)
+        var mode = layer.marquee.mode
+        if rightwards && mode == .continuous { mode = .continuousReverse }
+        let home =
+            !scrolls
+            ? Double((rect.width - textWidth) / 2)
+            : rightwards && mode != .leftRight
+                ? width - fade.rounded(.up) - Double(textWidth) : fade.rounded(.up)
         let speed = scrolls ? layer.marquee.speed : 0
         // Left-right travels across the overflow (leftwards) or the free space (rightwards).
         let bounce = (width - 2 * fade.rounded(.up)) - Double(textWidth)
@@ -53,10 +62,7 @@ public struct PreparedTextLayer: Sendable {
         let repeats = scrolls && mode != .leftRight
         var strip = Layer(
             id: layer.id + ".text",
-            content: .text(
-                TextContent(
-                    text: layer.text, font: layer.font, fallbacks: layer.fallbacks, color: layer.color,
-                    repeatGap: repeats ? Double(gap) : nil)),
+            content: .text(layer.content(repeatGap: repeats ? Double(gap) : nil)),
             frame: Rect(x: home, y: 0, width: max(Double(textWidth), 1), height: height))
         strip.motion = layer.marquee.motion
         // The text's own animations count from `beginTime`; the scroll has its begin time set.
@@ -75,5 +81,16 @@ public struct PreparedTextLayer: Sendable {
                     startPoint: Point(x: 0, y: 0.5), endPoint: Point(x: 1, y: 0.5))),
             frame: Rect(x: 0, y: 0, width: width, height: height))
         tree = try PreparedLayer(container, fonts: context.fonts, icons: context.icons, reusing: raster)
+    }
+}
+
+extension TextLayer {
+    /// The layer's text as a text layer's content draws it.
+    func content(repeatGap: Double? = nil) -> TextContent {
+        var content = TextContent(
+            text: text, font: font, fallbacks: fallbacks, color: color, repeatGap: repeatGap)
+        content.direction = direction
+        content.features = features
+        return content
     }
 }

@@ -73,48 +73,62 @@ public enum RichText {
 }
 
 /// A marked-up line (or one with colour glyphs) rasterised into premultiplied colour, once,
-/// so drawing it costs what drawing plain text costs.
+/// so drawing it costs what drawing plain text costs. The text between icons is laid out as
+/// one line (so bidirectional order and joining cross colour spans) and each glyph takes
+/// the colour of the span its cluster starts in: a cluster is one colour, wherever
+/// reordering moves it.
 struct RichTextRaster {
     let image: ImageBitmap
     let width: Int
     let missing: [Unicode.Scalar]
+    let isRightToLeft: Bool
 
     /// `nil` when the text is plain and all its glyphs are ordinary: the coverage path is used.
-    init?(
-        _ source: String, font: FontSpec, fallbacks: [FontSpec], color: Color, icons: [String: ImageBitmap],
-        fonts: FontLibrary
-    ) throws(FreeTypeError) {
+    init?(_ content: TextContent, icons: [String: ImageBitmap], fonts: FontLibrary) throws(FreeTypeError) {
+        let source = content.text, color = content.color
+        func layout(_ text: String) throws(FreeTypeError) -> TextRun {
+            try fonts.layout(
+                text, primary: content.font, fallbacks: content.fallbacks, direction: content.direction,
+                features: content.features)
+        }
         let pieces = RichText.parse(source)
-        var runs: [(run: TextRun, color: Color)] = []
-        var layout: [(x: Int, piece: Int)] = []
+        // Text between icons, with where each colour span starts in its UTF-8.
+        var segments: [(text: String, spans: [(start: Int, color: Color)])] = [("", [])]
         for piece in pieces {
-            if case .text(let text, let c) = piece {
-                runs.append((try fonts.layout(text, primary: font, fallbacks: fallbacks), c ?? color))
+            switch piece {
+            case .text(let text, let c):
+                segments[segments.count - 1].spans.append((segments[segments.count - 1].text.utf8.count, c ?? color))
+                segments[segments.count - 1].text += text
+            case .icon:
+                segments.append(("", []))
             }
         }
-        let hasColorGlyphs = runs.contains { $0.run.glyphs.contains { $0.glyph.color != nil } }
+        var runs: [TextRun] = []
+        for segment in segments { runs.append(try layout(segment.text)) }
+        let hasColorGlyphs = runs.contains { $0.glyphs.contains { $0.glyph.color != nil } }
         guard !RichText.isPlain(source) || hasColorGlyphs else { return nil }
-        let empty = try fonts.layout("", primary: font, fallbacks: fallbacks)
-        let ascender = max(empty.ascender, runs.map(\.run.ascender).max() ?? 0)
-        let descent = max(empty.descent, runs.map(\.run.descent).max() ?? 0)
+        let empty = try layout("")
+        let ascender = max(empty.ascender, runs.map(\.ascender).max() ?? 0)
+        let descent = max(empty.descent, runs.map(\.descent).max() ?? 0)
         let height = max(ascender + descent, 1)
         // Icons take the line's height, their width in proportion, and a pixel of space after.
         var scaledIcons: [ImageBitmap] = []
+        var layout: [(x: Int, piece: Int)] = []
         var x = 0
-        var runIndex = 0
+        var segment = 0
+        layout.append((0, 0))
+        x += runs[0].width
         for piece in pieces {
-            switch piece {
-            case .text:
-                layout.append((x, runIndex))
-                x += runs[runIndex].run.width
-                runIndex += 1
-            case .icon(let name):
-                guard let icon = icons[name] else { continue }
+            guard case .icon(let name) = piece else { continue }
+            segment += 1
+            if let icon = icons[name] {
                 let scaled = icon.scaled(by: Double(height) / Double(max(icon.height, 1)))
                 layout.append((x, -1 - scaledIcons.count))
                 scaledIcons.append(scaled)
                 x += scaled.width + 1
             }
+            layout.append((x, segment))
+            x += runs[segment].width
         }
         let lineWidth = max(x, 1)
         var pixels = [ImageBitmap.Pixel](repeating: .zero, count: lineWidth * height)
@@ -131,10 +145,9 @@ struct RichTextRaster {
                 }
                 continue
             }
-            let (run, tint) = runs[index]
-            let paint = ImageBitmap.premultiplied(tint)
+            let run = runs[index], spans = segments[index].spans
             for placed in run.glyphs {
-                let gx = originX + placed.x + placed.glyph.left, gy = ascender - placed.glyph.top
+                let gx = originX + placed.x + placed.glyph.left, gy = ascender - placed.glyph.top - placed.y
                 if let colorGlyph = placed.glyph.color {
                     for y in 0..<colorGlyph.height {
                         for x in 0..<colorGlyph.width {
@@ -142,6 +155,9 @@ struct RichTextRaster {
                         }
                     }
                 } else {
+                    // The span the glyph's cluster starts in.
+                    let tint = spans.last { $0.start <= placed.textOffset }?.color ?? color
+                    let paint = ImageBitmap.premultiplied(tint)
                     let b = placed.glyph.bitmap
                     for y in 0..<b.height {
                         for x in 0..<b.width where b[x, y] > 0 {
@@ -153,6 +169,7 @@ struct RichTextRaster {
         }
         width = x
         image = ImageBitmap(width: lineWidth, height: height, premultiplied: pixels)
-        missing = runs.flatMap(\.run.missing)
+        missing = runs.flatMap(\.missing)
+        isRightToLeft = runs.first?.isRightToLeft ?? false
     }
 }

@@ -92,6 +92,10 @@ public struct TextLayer: Sendable, Equatable {
     public var font: FontSpec
     /// Faces tried in order for characters the font lacks.
     public var fallbacks: [FontSpec]
+    /// The text's base direction (UAX #9): from its first strong letter, or set.
+    public var direction: TextDirection = .auto
+    /// OpenType features the text is shaped with (`font_features`), in HarfBuzz's syntax.
+    public var features: [FontFeature] = []
     public var color: Color
     public var marquee: Marquee
     /// Animations of the text itself (e.g. a `foregroundColor` pulse), by key path.

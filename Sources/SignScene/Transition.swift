@@ -10,7 +10,8 @@ public struct Transition: Sendable, Hashable {
         case crossfade
         /// The old text slides up and out while the new one slides up from below.
         case slide
-        /// The new text pushes the old one out to the left, coming in from the right.
+        /// The new text pushes the old one out to the left, coming in from the right (for a
+        /// right-to-left text, out to the right, coming in from the left).
         case push
     }
 
@@ -28,9 +29,11 @@ public struct Transition: Sendable, Hashable {
 
     /// The tree drawn while the change happens and after: the outgoing text animated out
     /// (and then hidden, so it costs nothing), the incoming one animated in, both clipped to
-    /// `rect` and starting at `begin`.
-    func tree(outgoing: PreparedLayer, incoming: PreparedLayer, rect: Rect, board: Size, begin: Double) -> PreparedLayer
-    {
+    /// `rect` and starting at `begin`. A push follows the incoming text's reading direction.
+    func tree(
+        outgoing: PreparedLayer, incoming: PreparedLayer, rect: Rect, board: Size, begin: Double,
+        rightToLeft: Bool = false
+    ) -> PreparedLayer {
         let timing = MediaTiming(beginTime: begin, duration: max(duration, 0.001), fillMode: .both)
         func animation(_ property: LayerProperty, _ from: Double, _ to: Double) -> LayerAnimation {
             .property(
@@ -51,8 +54,9 @@ public struct Transition: Sendable, Hashable {
             exit = [animation(.translationY, 0, -rect.height)]
             enter = [animation(.translationY, rect.height, 0)]
         case .push:
-            exit = [animation(.translationX, 0, -rect.width)]
-            enter = [animation(.translationX, rect.width, 0)]
+            let width = rightToLeft ? -rect.width : rect.width
+            exit = [animation(.translationX, 0, -width)]
+            enter = [animation(.translationX, width, 0)]
         }
         // Once the change is over the outgoing text is hidden (opacity 0 is never drawn). It
         // comes first, so a crossfade's own opacity animation overrides it during the change.

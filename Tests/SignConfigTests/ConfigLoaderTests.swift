@@ -80,7 +80,7 @@ struct ConfigLoaderTests {
             problems(source) == [
                 "t.toml:2: display.width: expected an integer, found string",
                 "t.toml:3: display.fps: 0.0 is out of range 1.0...1000.0",
-                "t.toml:13: layer[1].colour: unknown key (did you mean \"color\"?) (expected one of: animation, antialias, color, fade, fallback_fonts, font, font_size, gap, height, id, mode, motion, pause, scroll, speed, text, transition, transition_duration, transition_timing, type, width, x, y)",
+                "t.toml:13: layer[1].colour: unknown key (did you mean \"color\"?) (expected one of: animation, antialias, color, direction, fade, fallback_fonts, font, font_features, font_size, gap, height, id, mode, motion, pause, scroll, scroll_direction, speed, text, transition, transition_duration, transition_timing, type, width, x, y)",
                 "t.toml:9: layer[1].id: another layer already has id \"main\"",
                 "t.toml:10: layer[1].color: \"purplish\" is not a colour (use #rrggbb, #rrggbbaa or a name such as amber)",
                 "t.toml:11: layer[1].speed: -1.0 is out of range 0.0...10000.0",

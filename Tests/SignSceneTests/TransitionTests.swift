@@ -46,6 +46,22 @@ struct TransitionTests {
         }
     }
 
+    @Test("a push to a right-to-left text moves the old one out to the right as the new one comes in from the left")
+    func pushRightToLeft() throws {
+        let old = Renderer.render(try scene("AAAA"), at: 0), new = Renderer.render(try scene("אבגד"), at: 0)
+        let frame = Renderer.render(
+            try scene("AAAA").settingText(
+                "אבגד", ofLayer: 0, when: .now, now: 5, fonts: Self.fonts,
+                transition: Transition(kind: .push, duration: 1, timingFunction: .linear)), at: 5.25)
+        for x in 0..<40 {
+            for y in 0..<10 {
+                let expected = x >= 10 ? old.pixel(x: x - 10, y: y) : new.pixel(x: x + 30, y: y)
+                #expect(frame.pixel(x: x, y: y) == expected, "(\(x), \(y))")
+            }
+        }
+        #expect(new.pixels.contains { $0 > 0 })
+    }
+
     @Test("after the transition only the new text is drawn; before it, only the old")
     func endsAndBegins() throws {
         let old = Renderer.render(try scene("AAAA"), at: 0), new = Renderer.render(try scene("BBBB"), at: 0)

@@ -133,6 +133,48 @@ let benchmarks: @Sendable () -> Void = {
         benchmark.stopMeasurement()
     }
 
+    // Laying out 200 characters of scripts that HarfBuzz shapes and FriBidi orders: joined
+    // Arabic with numbers, Devanagari conjuncts, emoji sequences (ZWJ families, flags, skin
+    // tones) from the colour font.
+    let noto = "/usr/share/fonts/truetype/noto/"
+    for (name, sample, font) in [
+        ("Arabic", "مرحبا بكم في متجرنا 2026 · خصم 50% اليوم · ", FontSpec(name: noto + "NotoSansArabic-Regular.ttf", size: 16)),
+        ("Devanagari", "नमस्ते स्वागत क्षत्रिय श्री · ", FontSpec(name: noto + "NotoSansDevanagari-Regular.ttf", size: 16)),
+        ("emoji", "👩‍👩‍👧 🇯🇵 👍🏽 1️⃣ ☕ ", FontSpec.emoji(size: 16)),
+    ] {
+        let scalars = String.UnicodeScalarView(
+            String(repeating: sample, count: 200 / sample.unicodeScalars.count + 1).unicodeScalars.prefix(200))
+        let shaped = String(scalars)
+        Benchmark("text layout 200 characters, \(name)") { benchmark in
+            _ = try? fonts.layout(shaped, primary: font, fallbacks: [.unifont])
+            benchmark.startMeasurement()
+            for _ in benchmark.scaledIterations {
+                blackHole(try? fonts.layout(shaped, primary: font, fallbacks: [.unifont]))
+            }
+            benchmark.stopMeasurement()
+        }
+    }
+
+    // Hostile text, laid out where every text change is (off the frame clock): 10,000
+    // combining marks on one letter (30 are kept), and 8,192 characters of mixed scripts
+    // with bidi controls and joiners. The target: at most 50 ms each.
+    let dejaVu = FontSpec(name: "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf", size: 16)
+    for (name, hostile) in [
+        ("10,000 combining marks", "a" + String(repeating: "\u{301}", count: 10_000)),
+        (
+            "8,192 mixed-script characters",
+            String(
+                String(repeating: "abc \u{202E}مرحبا 12\u{2067} नमस्ते ไทย 👩\u{200D}👩\u{200D}👧 \u{200D}שלום (א) ", count: 400)
+                    .unicodeScalars.prefix(8_192))
+        ),
+    ] {
+        Benchmark("text layout, \(name)", configuration: .init(maxDuration: .seconds(3), maxIterations: 50)) { benchmark in
+            for _ in benchmark.scaledIterations {
+                blackHole(try? fonts.layout(hostile, primary: dejaVu, fallbacks: [.unifont, .emoji(size: 16)]))
+            }
+        }
+    }
+
     // Network outputs: one frame through the panel map, colour correction and dithering,
     // then the protocol's datagrams (the bytes handed to the socket, not the send itself).
     for (w, h) in [(128, 32), (512, 128)] {
