@@ -46,7 +46,8 @@ extension ConfigLoader {
             }
         case "dmx-usb-pro":
             let channels =
-                r.int(t, "channels", at: path, in: EnttecDMXUSBPro.channelRange) ?? EnttecDMXUSBPro.channelRange.upperBound
+                r.int(t, "channels", at: path, in: EnttecDMXUSBPro.channelRange)
+                ?? EnttecDMXUSBPro.channelRange.upperBound
             let start = r.int(t, "start_channel", at: path, in: 1...512) ?? 1
             if start - 1 + count * 3 > channels {
                 r.problem(
@@ -69,7 +70,9 @@ extension ConfigLoader {
             }
             let order = (r.string(t, "order", at: path) ?? chip.defaultOrder).uppercased()
             if ColourOrder(order) == nil {
-                r.problem("\(path).order", "\"\(order)\" is not a colour order (\(ColourOrder.names.joined(separator: ", ")))")
+                r.problem(
+                    "\(path).order", "\"\(order)\" is not a colour order (\(ColourOrder.names.joined(separator: ", ")))"
+                )
             }
             if count > 65536 { r.problem("\(path).panel", "\(count) LEDs are more than an SPI output drives (65536)") }
             wire = .spi(chip, speedHz: speed, order: order)

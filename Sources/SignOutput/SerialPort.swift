@@ -65,20 +65,24 @@ public struct SerialPort: Sendable {
             Glibc.close(fd)
             return .failure(error)
         }
-        guard isatty(fd) == 1 else { return fail(DevicePortError("\(path) is not a serial port (not a tty)", errno: ENOTTY)) }
+        guard isatty(fd) == 1 else {
+            return fail(DevicePortError("\(path) is not a serial port (not a tty)", errno: ENOTTY))
+        }
         if signd_tty_exclusive(fd) != 0 {
             return fail(DevicePortError("\(path): cannot claim the port for signd alone", errno: errno))
         }
         var settings = termios()
         guard tcgetattr(fd, &settings) == 0 else {
-            return fail(DevicePortError("\(path) is not a serial port: \(String(cString: strerror(errno)))", errno: errno))
+            return fail(
+                DevicePortError("\(path) is not a serial port: \(String(cString: strerror(errno)))", errno: errno))
         }
         cfmakeraw(&settings)
         settings.c_cflag |= tcflag_t(CLOCAL) | tcflag_t(CREAD)
         settings.c_cflag &= ~(tcflag_t(CSTOPB) | tcflag_t(PARENB) | tcflag_t(CRTSCTS))
         settings.c_iflag &= ~(tcflag_t(IXON) | tcflag_t(IXOFF) | tcflag_t(IXANY))
         guard tcsetattr(fd, TCSANOW, &settings) == 0 else {
-            return fail(DevicePortError("\(path): cannot set raw mode: \(String(cString: strerror(errno)))", errno: errno))
+            return fail(
+                DevicePortError("\(path): cannot set raw mode: \(String(cString: strerror(errno)))", errno: errno))
         }
         var kept: UInt32 = 0
         let result = signd_set_baud(fd, UInt32(clamping: baud), &kept)

@@ -165,7 +165,8 @@ struct SerialOutputTests {
     func notATTY() throws {
         let scratch = try Scratch()
         let file = try scratch.write("not a port", "ttyFile")
-        let config = try NetworkOutputTests.config(scratch, "type = \"serial\"\nprotocol = \"tpm2\"\ndevice = \"\(file)\"")
+        let config = try NetworkOutputTests.config(
+            scratch, "type = \"serial\"\nprotocol = \"tpm2\"\ndevice = \"\(file)\"")
         let signd = try scratch.startSignd(config: config)
         defer { scratch.stop(signd) }
         try scratch.waitForClock(frames: 30)
@@ -220,7 +221,8 @@ struct SerialOutputTests {
 
         // Channels 5...388 are rows 4 and 5 of a rendered frame, in order; the rest stay 0.
         let rgb = scratch.dir.appendingPathComponent("frames.rgb").path
-        let render = try run(Paths.signd, ["render", "--config", config, "--frames", "400", "--fps", "40", "--out", rgb])
+        let render = try run(
+            Paths.signd, ["render", "--config", config, "--frames", "400", "--fps", "40", "--out", rgb])
         #expect(render.status == 0, "\(render.stderr)")
         let rendered = [UInt8](try Data(contentsOf: URL(fileURLWithPath: rgb)))
         let size = 64 * 16 * 3

@@ -122,7 +122,9 @@ struct SerialSinkTests {
         defer { close(held) }
         let sink = Self.sink(pty.path, .tpm2, width: 64, height: 16)
         for n in 1...60 {
-            sink.send(Frame(width: 64, height: 16, fill: Color(red: UInt8(n), green: 0, blue: 0)), number: UInt64(n), deadline: 0)
+            sink.send(
+                Frame(width: 64, height: 16, fill: Color(red: UInt8(n), green: 0, blue: 0)), number: UInt64(n),
+                deadline: 0)
         }
         let counters = try #require(sink.counters)
         #expect(counters.dropped > 0 && counters.framesSent + counters.dropped == 60, "\(counters)")

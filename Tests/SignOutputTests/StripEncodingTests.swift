@@ -69,19 +69,22 @@ struct StripEncodingTests {
         APA102Frame.encode(rgb, brightness: 3, order: ColourOrder("RGB")!, chip: .apa102, into: &out)
         #expect(out[4] == 0xe3 && Array(out[5...7]) == [0x10, 0x20, 0x30])
         // 100 LEDs need 50 more clock edges: 7 bytes.
-        APA102Frame.encode([UInt8](repeating: 0, count: 300), brightness: 31, order: ColourOrder("BGR")!,
-                           chip: .apa102, into: &out)
+        APA102Frame.encode(
+            [UInt8](repeating: 0, count: 300), brightness: 31, order: ColourOrder("BGR")!,
+            chip: .apa102, into: &out)
         #expect(out.count == 4 + 400 + 7 && out.suffix(7).allSatisfy { $0 == 0xff })
     }
 
     @Test("SK9822: the same LED frames, then a 32-bit zero reset frame and n/2 zero bits")
     func sk9822() {
         var out: [UInt8] = []
-        APA102Frame.encode([0x10, 0x20, 0x30, 0x40, 0x50, 0x60], brightness: 31, order: ColourOrder("BGR")!,
-                           chip: .sk9822, into: &out)
+        APA102Frame.encode(
+            [0x10, 0x20, 0x30, 0x40, 0x50, 0x60], brightness: 31, order: ColourOrder("BGR")!,
+            chip: .sk9822, into: &out)
         #expect(out == [0, 0, 0, 0, 0xff, 0x30, 0x20, 0x10, 0xff, 0x60, 0x50, 0x40, 0, 0, 0, 0, 0])
-        APA102Frame.encode([UInt8](repeating: 0, count: 300), brightness: 31, order: ColourOrder("BGR")!,
-                           chip: .sk9822, into: &out)
+        APA102Frame.encode(
+            [UInt8](repeating: 0, count: 300), brightness: 31, order: ColourOrder("BGR")!,
+            chip: .sk9822, into: &out)
         #expect(out.count == 4 + 400 + 4 + 7 && out.suffix(11).allSatisfy { $0 == 0 })
     }
 
@@ -131,7 +134,8 @@ struct StripEncodingTests {
         let rgb = [UInt8](repeating: 100, count: 64 * 3)
         let ws = try #require(WS2812SPIFrame(speedHz: 2_400_000))
         let encoders: [(inout [UInt8]) -> Void] = [
-            { Adalight.encode(rgb, into: &$0) }, { Adalight.encodeAWA(rgb, into: &$0) }, { TPM2.encode(rgb, into: &$0) },
+            { Adalight.encode(rgb, into: &$0) }, { Adalight.encodeAWA(rgb, into: &$0) },
+            { TPM2.encode(rgb, into: &$0) },
             { EnttecDMXUSBPro.encodeSendDMX(rgb, channels: 512, startChannel: 1, into: &$0) },
             { APA102Frame.encode(rgb, brightness: 31, order: ColourOrder("BGR")!, chip: .sk9822, into: &$0) },
             { ws.encode(rgb, order: ColourOrder("GRB")!, into: &$0) },
