@@ -55,13 +55,16 @@ let package = Package(
         .systemLibrary(name: "CSeqlock"),
         // glibc's mallinfo2, for the heap in use that `status` reports.
         .systemLibrary(name: "CMalloc"),
+        // The kernel's termios2 (any baud rate) and spidev ioctls, which glibc does not declare.
+        .systemLibrary(name: "CTermios2"),
+        .systemLibrary(name: "CSPIDev"),
         // libFuzzer's driver entry, declared for the fuzz targets' main.
         .systemLibrary(name: "CFuzzer"),
 
         .target(name: "SignTiming"),
         .target(name: "SignGraphics", dependencies: ["CFreeType", "CHarfBuzz", "CFriBidi", "CPNG"]),
         .target(name: "SignScene", dependencies: ["SignTiming", "SignGraphics"]),
-        .target(name: "SignOutput", dependencies: ["SignGraphics", "SignWire", "CSeqlock"]),
+        .target(name: "SignOutput", dependencies: ["SignGraphics", "SignWire", "CSeqlock", "CTermios2", "CSPIDev"]),
         // The USB LED controllers through libusb, apart from SignOutput so that signctl (which
         // reads the shm framebuffer through SignOutput) does not link libusb.
         .target(name: "SignUSB", dependencies: ["SignOutput", "CLibUSB"]),

@@ -46,18 +46,19 @@ if [[ "${1:-}" == "--test" ]]; then
     openssl            # a test CA for MQTT over TLS
     bash-completion zsh fish  # the shells whose completion scripts signctl and signd generate
     groff man-db       # the man pages rendered as `man` would, warnings on (tools/check-manuals)
+    socat              # two joined pseudo-terminals standing for a USB serial port (serial output tests)
   )
 
   # The LED network protocols as other projects implement them, for the wire tests
   # (tools/wire-peer.py), and Selenium and a WebSocket client for the web page's tests
   # (tools/web-peer.py, tools/web-viewers), and Jinja2 for rendering the Home Assistant
   # templates as Home Assistant does (tools/check-ha-templates), and prometheus_client's
-  # parser for /metrics (tools/web-peer.py metrics): from PyPI, into the python3
-  # on PATH, when missing.
+  # parser for /metrics (tools/web-peer.py metrics), and pyserial for the serial outputs'
+  # receiver (tools/serial-peer.py): from PyPI, into the python3 on PATH, when missing.
   python_peers=(sacn==1.11.0 python-led-ddp==1.0.1 stupidArtnet==1.6.0 selenium==4.38.0 websocket-client==1.9.2
-    jinja2==3.1.6 prometheus-client==0.26.0
+    jinja2==3.1.6 prometheus-client==0.26.0 pyserial==3.5
     uharfbuzz==0.57.0 python-bidi==0.6.12 regex==2026.5.9)  # the shaping reference (tools/shaping-reference.py)
-  if ! python3 -c "import sacn, ddp, stupidArtnet, selenium, websocket, jinja2, prometheus_client, uharfbuzz, bidi, regex" 2>/dev/null; then
+  if ! python3 -c "import sacn, ddp, stupidArtnet, selenium, websocket, jinja2, prometheus_client, serial, uharfbuzz, bidi, regex" 2>/dev/null; then
     echo "setup: installing ${python_peers[*]} from PyPI" >&2
     python3 -m pip install -q --disable-pip-version-check "${python_peers[@]}" </dev/null
   fi

@@ -61,12 +61,15 @@ public struct DaemonConfig: Sendable, Equatable {
         case usb(USBOutputConfig)
         /// A network LED controller (DDP, E1.31, Art-Net, OPC).
         case network(NetworkOutputConfig)
+        /// An LED strip or DMX universe on a serial port or an SPI device.
+        case strip(StripOutputConfig)
 
         public var name: String {
             switch self {
             case .sharedMemory(let name, _, _): return name
             case .usb(let usb): return usb.name
             case .network(let network): return network.name
+            case .strip(let strip): return strip.name
             }
         }
     }

@@ -1,9 +1,11 @@
 import SignOutput
 
 /// Reads `[[output]]` tables: the shm framebuffer, the USB LED controllers and the network
-/// ones (NetworkOutputConfigReader.swift).
+/// ones (NetworkOutputConfigReader.swift), and the serial, DMX and SPI strips
+/// (StripOutputConfigReader.swift).
 extension ConfigLoader {
     static let outputTypes = ["shm", "fadecandy", "framework", "bulk"] + NetworkOutputConfig.Wire.allCases.map(\.rawValue)
+        + StripOutputConfig.types
 
     static func readOutputs(_ root: ConfigTable, into config: inout DaemonConfig, _ r: inout ConfigReader) {
         var names = Set<String>()
@@ -38,6 +40,10 @@ extension ConfigLoader {
             } else if let wire = NetworkOutputConfig.Wire(rawValue: type) {
                 if let network = readNetworkOutput(t, wire: wire, name: name, at: path, display: config.display, &r) {
                     config.outputs.append(.network(network))
+                }
+            } else if StripOutputConfig.types.contains(type) {
+                if let strip = readStripOutput(t, type: type, name: name, at: path, display: config.display, &r) {
+                    config.outputs.append(.strip(strip))
                 }
             } else if let usb = readUSBOutput(t, type: type, name: name, at: path, &r) {
                 config.outputs.append(.usb(usb))

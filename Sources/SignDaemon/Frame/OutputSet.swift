@@ -48,6 +48,12 @@ final class OutputSet: Sendable {
                 let identity = network.identity(width: w, height: h, fps: fps)
                 if let same = existing.first(where: { $0.identity == identity }) { return same }
                 return network.sink(width: w, height: h, fps: fps) { Logger(label: "signd.net").notice("\($0)") }
+            case .strip(let strip):
+                let (w, h, fps) = (config.display.width, config.display.height, config.display.fps)
+                let identity = strip.identity(width: w, height: h, fps: fps)
+                if let same = existing.first(where: { $0.identity == identity }) { return same }
+                let logger = Logger(label: "signd.\(strip.wire.type)")
+                return strip.sink(width: w, height: h, fps: fps) { logger.notice("\($0)") }
             case .usb(let usb):
                 let identity = "\(usb) \(config.display.width)x\(config.display.height)"
                 if let same = existing.first(where: { $0.identity == identity }) {

@@ -95,3 +95,54 @@ extension USBOutputConfig {
         }
     }
 }
+
+extension StripOutputConfig {
+    /// What a reload compares: an output whose config and display are unchanged keeps its
+    /// open port and counters.
+    public func identity(width: Int, height: Int, fps: Double) -> String { "\(self) \(width)x\(height)@\(fps)" }
+
+    /// The output's sink for a display of `width` x `height` at `fps`.
+    public func sink(width: Int, height: Int, fps: Double, log: @escaping @Sendable (String) -> Void) -> any FrameSink {
+        let map = PixelMap(panels: effectivePanels(width: width, height: height), frameWidth: width, frameHeight: height)
+        let pipeline = LEDPipeline(map: map, correction: correction, dithering: dithering)
+        let cap = FrameRateCap(maxFPS: maxFPS, displayFPS: fps)
+        let identity = identity(width: width, height: height, fps: fps)
+        switch wire {
+        case .serial(let proto, let baud):
+            let framing: SerialSink.Framing =
+                switch proto {
+                case .adalight: .adalight
+                case .awa: .awa
+                case .tpm2: .tpm2
+                }
+            return SerialSink(
+                name: name, kind: wire.type, identity: identity, pipeline: pipeline, framing: framing, device: device,
+                baud: baud, cap: cap, log: log)
+        case .dmxUSBPro(let channels, let startChannel):
+            // The widget's FTDI chip ignores the host's baud rate; 57600 is what its API names.
+            return SerialSink(
+                name: name, kind: wire.type, identity: identity, pipeline: pipeline,
+                framing: .enttecSendDMX(channels: channels, startChannel: startChannel), device: device, baud: 57600,
+                cap: cap, log: log)
+        case .spi(let chip, let speedHz, let order):
+            var host = correction
+            var brightness = 1.0
+            if chip != .ws2812 {
+                // APA102 and SK9822 dim in the LED's own 5-bit brightness (SPISink).
+                brightness = correction.brightness
+                host.brightness = 1
+            }
+            let pipeline = LEDPipeline(map: map, correction: host, dithering: dithering)
+            let sinkChip: SPISink.Chip =
+                switch chip {
+                case .apa102: .apa102(.apa102)
+                case .sk9822: .apa102(.sk9822)
+                // The reader checked the clock; a clock without WS2812 timing never gets here.
+                case .ws2812: .ws2812(WS2812SPIFrame(speedHz: speedHz) ?? WS2812SPIFrame(speedHz: 2_400_000)!)
+                }
+            return SPISink(
+                name: name, identity: identity, pipeline: pipeline, chip: sinkChip, order: ColourOrder(order) ?? ColourOrder("RGB")!,
+                device: device, speedHz: speedHz, brightness: brightness, cap: cap, log: log)
+        }
+    }
+}

@@ -1,0 +1,68 @@
+/// The Adalight serial protocol (Adafruit's Arduino sketch, WLED's and Hyperion's serial
+/// receivers) and Hyperion's AWA variant of it (HyperSerialESP32, HyperSerialPico).
+///
+/// Adalight: `A` `d` `a`, the LED count minus one (big-endian u16), the check byte
+/// `hi ^ lo ^ 0x55`, then R, G, B per LED. AWA: `A` `w` `a`, the same count and check, the
+/// same RGB, then three Fletcher checksums over the RGB bytes (fletcher1, fletcher2 and the
+/// position-mixed fletcherExt, which never goes out as `A`: 0x41 is sent as 0xAA).
+public enum Adalight {
+    /// Bytes before the LED data.
+    public static let headerSize = 6
+    /// Bytes after the LED data in an AWA frame.
+    public static let awaTrailerSize = 3
+    /// The most LEDs the count field carries.
+    public static let maxLEDs = 65536
+
+    /// Writes an Adalight frame for `rgb` (R, G, B per LED, at least one LED) into `out`,
+    /// reusing its storage.
+    public static func encode(_ rgb: [UInt8], into out: inout [UInt8]) {
+        write(rgb, magic: 0x64, trailer: 0, into: &out)
+    }
+
+    /// Writes an AWA frame for `rgb` into `out`, reusing its storage.
+    public static func encodeAWA(_ rgb: [UInt8], into out: inout [UInt8]) {
+        write(rgb, magic: 0x77, trailer: awaTrailerSize, into: &out)
+        let end = headerSize + rgb.count
+        let sums = rgb.withUnsafeBufferPointer { fletcher($0) }
+        out[end] = sums.fletcher1
+        out[end + 1] = sums.fletcher2
+        out[end + 2] = sums.fletcherExt
+    }
+
+    private static func write(_ rgb: [UInt8], magic: UInt8, trailer: Int, into out: inout [UInt8]) {
+        let size = headerSize + rgb.count + trailer
+        if out.count != size { out = [UInt8](repeating: 0, count: size) }
+        let count = UInt16(truncatingIfNeeded: max(rgb.count / 3, 1) - 1)
+        let hi = UInt8(count >> 8), lo = UInt8(count & 0xff)
+        out.withUnsafeMutableBufferPointer { o in
+            o[0] = 0x41  // A
+            o[1] = magic  // d (Adalight) or w (AWA)
+            o[2] = 0x61  // a
+            o[3] = hi
+            o[4] = lo
+            o[5] = hi ^ lo ^ 0x55
+            rgb.withUnsafeBufferPointer { source in
+                guard let from = source.baseAddress else { return }
+                (o.baseAddress! + headerSize).update(from: from, count: source.count)
+            }
+        }
+    }
+
+    /// AWA's checksums over `data`: Fletcher's two running sums modulo 255, and fletcherExt,
+    /// the sum modulo 255 of each byte XORed with its position (counted in a byte, so it
+    /// wraps every 256), sent as 0xAA when it would be 0x41 so it is never taken for a
+    /// frame's first byte.
+    public static func fletcher(_ data: UnsafeBufferPointer<UInt8>) -> (
+        fletcher1: UInt8, fletcher2: UInt8, fletcherExt: UInt8
+    ) {
+        var f1: UInt32 = 0, f2: UInt32 = 0, ext: UInt32 = 0
+        var position: UInt8 = 0
+        for byte in data {
+            f1 = (f1 + UInt32(byte)) % 255
+            f2 = (f2 + f1) % 255
+            ext = (ext + UInt32(byte ^ position)) % 255
+            position &+= 1
+        }
+        return (UInt8(f1), UInt8(f2), ext == 0x41 ? 0xaa : UInt8(ext))
+    }
+}
