@@ -37,6 +37,13 @@ struct LEDPipelineEquivalenceTests {
                             panels: u.effectivePanels(width: w, height: h), frameWidth: w, frameHeight: h,
                             ledCount: u.ledCount), u.correction
                     ))
+            case .strip(let strip):
+                result.append(
+                    (
+                        PixelMap(
+                            panels: strip.effectivePanels(width: w, height: h), frameWidth: w, frameHeight: h),
+                        strip.correction
+                    ))
             case .sharedMemory: break
             }
         }
