@@ -1,7 +1,7 @@
 import SignOutput
 import SignWire
 
-/// Reads `[[output]]` tables of type `ddp`, `e131`, `artnet` and `opc` (docs/configuration.md,
+/// Reads `[[output]]` tables of type `ddp`, `e131`, `artnet`, `opc` and `flaschen-taschen` (docs/configuration.md,
 /// "Network outputs"): each protocol's own keys, then the colour keys and panels a USB output has.
 extension ConfigLoader {
     static func readNetworkOutput(
@@ -16,6 +16,7 @@ extension ConfigLoader {
         case .e131: keys.formUnion(["universe", "channels_per_universe", "priority", "sync_universe", "ttl", "source_name"])
         case .artnet: keys.formUnion(["universe", "channels_per_universe", "artsync"])
         case .opc: keys.formUnion(["universe"])
+        case .flaschenTaschen: keys.formUnion(["width", "x", "y", "layer"])
         }
         r.rejectUnknownKeys(t, at: path, allowed: keys)
         var output = NetworkOutputConfig(name: name, wire: wire)
@@ -48,6 +49,11 @@ extension ConfigLoader {
             output.artSync = r.bool(t, "artsync", at: path) ?? false
         case .opc:
             output.universe = r.int(t, "universe", at: path, in: 0...255) ?? 0
+        case .flaschenTaschen:
+            output.pictureWidth = r.int(t, "width", at: path, in: 1...4096) ?? display.width
+            output.offsetX = r.int(t, "x", at: path, in: -4096...4096) ?? 0
+            output.offsetY = r.int(t, "y", at: path, in: -4096...4096) ?? 0
+            output.layer = r.int(t, "layer", at: path, in: FlaschenTaschen.layers) ?? 0
         }
         if wire == .e131 || wire == .artnet {
             output.channelsPerUniverse = r.int(t, "channels_per_universe", at: path, in: 3...512) ?? 510

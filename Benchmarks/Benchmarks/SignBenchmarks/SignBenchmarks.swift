@@ -145,6 +145,7 @@ let benchmarks: @Sendable () -> Void = {
                 { E131Framer(source: source, firstUniverse: 1, syncUniverse: 1000, multicast: false, ledCount: leds) }
             ),
             ("artnet", { ArtNetFramer(firstPortAddress: 0, sync: true) }),
+            ("flaschen-taschen", { FlaschenTaschenFramer(width: w, ledCount: leds) }),
         ]
         for (name, make) in framers {
             Benchmark("network frame \(name) \(w)x\(h)", configuration: .init(scalingFactor: .kilo)) { benchmark in
