@@ -88,6 +88,7 @@ install: release
 	install -m 0644 systemd/signd.socket $(DESTDIR)$(UNITDIR)/signd.socket
 	# The network drop-in waits here until a user enables it (docs/service.md, "Network access").
 	install -m 0644 systemd/signd.service.d/network.conf $(DESTDIR)$(PREFIX)/share/signd/network.conf
+	install -m 0644 systemd/signd.service.d/colorlight.conf $(DESTDIR)$(PREFIX)/share/signd/colorlight.conf
 	install -m 0644 systemd/sysusers.d/signd.conf $(DESTDIR)$(SYSUSERSDIR)/signd.conf
 	install -m 0644 systemd/70-signd-usb.rules $(DESTDIR)$(UDEVDIR)/70-signd-usb.rules
 	# signd-matrix, the HUB75 bridge: enabled by hand on the Pi with the panels (README).

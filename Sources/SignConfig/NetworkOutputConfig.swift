@@ -8,6 +8,8 @@ public struct NetworkOutputConfig: Sendable, Equatable {
     public enum Wire: String, Sendable, CaseIterable {
         case ddp, e131, artnet, opc
         case flaschenTaschen = "flaschen-taschen"
+        /// Raw Ethernet to a Colorlight 5A-75 card: an interface, no host or port.
+        case colorlight
 
         /// The protocol's well-known port.
         public var defaultPort: UInt16 {
@@ -17,6 +19,7 @@ public struct NetworkOutputConfig: Sendable, Equatable {
             case .artnet: return ArtNet.port
             case .opc: return OPC.port
             case .flaschenTaschen: return FlaschenTaschen.port
+            case .colorlight: return 0
             }
         }
     }
@@ -47,6 +50,9 @@ public struct NetworkOutputConfig: Sendable, Equatable {
     public var offsetX = 0
     public var offsetY = 0
     public var layer = 0
+    /// Colorlight: the network interface the card is cabled to; `pictureWidth` is its row
+    /// width in pixels.
+    public var interface = ""
     /// Empty: the whole display, rows left to right from the top.
     public var panels: [Panel] = []
     public var correction = ColorCorrection()

@@ -72,6 +72,18 @@ struct NetworkOutputConfigTests {
         #expect(problems("type = \"flaschen-taschen\"").contains { $0.hasPrefix("t.toml:6: output[0].host: missing") })
     }
 
+    @Test("the Colorlight example and keys: an interface, no host; a missing or odd interface named")
+    func colorlight() throws {
+        let card = try Self.network("colorlight.toml")
+        #expect(card.wire == .colorlight && card.interface == "eth1" && card.host == nil && card.maxFPS == 50)
+        #expect(card.pictureWidth == 128 && card.ledCount(width: 128, height: 64) == 128 * 64)
+        #expect(problems("type = \"colorlight\"").contains { $0.hasPrefix("t.toml:6: output[0].interface: missing") })
+        #expect(problems("type = \"colorlight\"\ninterface = \"a b\"").contains { $0.contains("is not a network interface") })
+        #expect(problems("type = \"colorlight\"\ninterface = \"eth1\"\nhost = \"x\"").contains {
+            $0.contains("output[0].host: unknown key")
+        })
+    }
+
     @Test("defaults: each protocol's port and first universe")
     func defaults() {
         #expect(NetworkOutputConfig(name: "a", wire: .artnet).port == 6454)
