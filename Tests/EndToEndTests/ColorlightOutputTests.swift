@@ -56,7 +56,8 @@ struct ColorlightOutputTests {
             "/usr/sbin/ip", namespace.exec([Paths.signd, "run", "--config", config, "--socket", s.socket]))
         try s.waitForSocket(signd)
         try s.waitForClock(frames: 60)
-        let card = try #require(try s.request("status")["outputs"]?.arrayValue?.first { $0["name"]?.stringValue == "card" })
+        let status = try s.request("status")
+        let card = try #require(status["outputs"]?.arrayValue?.first { $0["name"]?.stringValue == "card" })
         s.stop(signd)
         let sent = Int(card["frames_sent"]?.doubleValue ?? -1)
         _ = eventually(timeout: 20) { WireReceiver.lines(of: output).filter { $0["frame"] != nil }.count >= sent + 1 }
@@ -76,7 +77,7 @@ struct ColorlightOutputTests {
         #expect(frames.allSatisfy { $0["level"] as? Int == 255 && $0["marker"] as? Int == 5 && $0["levels"] as? [Int] == [255, 255, 255] })
 
         let rgb = s.dir.appendingPathComponent("frames.rgb").path
-        let render = try run(Paths.signd, ["render", "--config", config, "--frames", "\(frames.count + 60)", "--out", rgb])
+        let render = try run(Paths.signd, ["render", "--config", config, "--frames", "\(FlaschenTaschenOutputTests.framesToRender(status))", "--out", rgb])
         #expect(render.status == 0, "\(render.stderr)")
         let rendered = try Data(contentsOf: URL(fileURLWithPath: rgb))
         let size = 600 * 8 * 3

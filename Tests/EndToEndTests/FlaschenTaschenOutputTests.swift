@@ -7,6 +7,12 @@ import Testing
 /// decodes every datagram with Pillow's PPM reader (tools/wire-peer.py receive).
 @Suite("FlaschenTaschen output in tiles", .serialized)
 struct FlaschenTaschenOutputTests {
+    /// Frames to render to cover every frame signd numbered by the end: those shown and
+    /// dropped by the time of `status`, and the ones before the stop.
+    static func framesToRender(_ status: JSONValue) -> Int {
+        Int(status["frames"]?.doubleValue ?? 0) + Int(status["dropped"]?.doubleValue ?? 0) + 150
+    }
+
     @Test("a 256x128 display goes as two tiles a frame; every frame arrives whole and is the rendered frame, in order")
     func tiles() throws {
         let scratch = try Scratch()
@@ -37,8 +43,8 @@ struct FlaschenTaschenOutputTests {
             """)
         let signd = try scratch.startSignd(config: config)
         try scratch.waitForClock(frames: 90)
-        let ft = try #require(
-            try scratch.request("status")["outputs"]?.arrayValue?.first { $0["name"]?.stringValue == "ft" })
+        let status = try scratch.request("status")
+        let ft = try #require(status["outputs"]?.arrayValue?.first { $0["name"]?.stringValue == "ft" })
         scratch.stop(signd)
         #expect(eventually { receiver.drained }, "the receiver never read what signd sent")
         receiver.finish()
@@ -60,7 +66,7 @@ struct FlaschenTaschenOutputTests {
 
         // Every frame but the blank last one is a rendered frame, in order.
         let rgb = scratch.dir.appendingPathComponent("frames.rgb").path
-        let render = try run(Paths.signd, ["render", "--config", config, "--frames", "\(frames.count + 90)", "--out", rgb])
+        let render = try run(Paths.signd, ["render", "--config", config, "--frames", "\(Self.framesToRender(status))", "--out", rgb])
         #expect(render.status == 0, "\(render.stderr)")
         let rendered = try Data(contentsOf: URL(fileURLWithPath: rgb))
         let size = 256 * 128 * 3
