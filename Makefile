@@ -90,8 +90,15 @@ install: release
 	install -m 0644 systemd/signd.socket $(DESTDIR)$(UNITDIR)/signd.socket
 	# The network drop-in waits here until a user enables it (docs/service.md, "Network access").
 	install -m 0644 systemd/signd.service.d/network.conf $(DESTDIR)$(PREFIX)/share/signd/network.conf
+	install -m 0644 systemd/signd.service.d/colorlight.conf $(DESTDIR)$(PREFIX)/share/signd/colorlight.conf
 	install -m 0644 systemd/sysusers.d/signd.conf $(DESTDIR)$(SYSUSERSDIR)/signd.conf
 	install -m 0644 systemd/70-signd-usb.rules $(DESTDIR)$(UDEVDIR)/70-signd-usb.rules
+	# signd-matrix, the HUB75 bridge: enabled by hand on the Pi with the panels (README).
+	install -m 0755 .build/release/signd-matrix $(DESTDIR)$(PREFIX)/bin/
+	sed 's|@BINDIR@|$(PREFIX)/bin|g' systemd/signd-matrix.service > $(DESTDIR)$(UNITDIR)/signd-matrix.service
+	chmod 0644 $(DESTDIR)$(UNITDIR)/signd-matrix.service
+	install -m 0644 systemd/sysusers.d/signd-matrix.conf $(DESTDIR)$(SYSUSERSDIR)/signd-matrix.conf
+	test -e $(DESTDIR)/etc/signd/matrix.toml || install -m 0644 configs/matrix.toml $(DESTDIR)/etc/signd/matrix.toml
 	test -e $(DESTDIR)/etc/signd/signd.toml || install -m 0644 configs/signd.toml $(DESTDIR)/etc/signd/signd.toml
 	$(SWIFT) build -c release --static-swift-stdlib --product generate-manual
 	tools/manuals .build/release $(DESTDIR)$(PREFIX)/share/man

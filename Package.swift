@@ -8,6 +8,7 @@ let package = Package(
     products: [
         .executable(name: "signd", targets: ["signd"]),
         .executable(name: "signctl", targets: ["signctl"]),
+        .executable(name: "signd-matrix", targets: ["signd-matrix"]),
         .library(name: "SignTiming", targets: ["SignTiming"]),
         .library(name: "SignGraphics", targets: ["SignGraphics"]),
         .library(name: "SignScene", targets: ["SignScene"]),
@@ -58,6 +59,8 @@ let package = Package(
         // The kernel's termios2 (any baud rate) and spidev ioctls, which glibc does not declare.
         .systemLibrary(name: "CTermios2"),
         .systemLibrary(name: "CSPIDev"),
+        // rpi-rgb-led-matrix's C API as signd-matrix calls it through dlopen: declared, never linked.
+        .systemLibrary(name: "CRGBMatrix"),
         // libFuzzer's driver entry, declared for the fuzz targets' main.
         .systemLibrary(name: "CFuzzer"),
 
@@ -75,10 +78,12 @@ let package = Package(
         .target(name: "SignWire"),
         // Config reading: TOMLKit (C++), the guard in front of it and the child process that
         // parses behind one door; what leaves is typed config and located problems.
+        // The HUB75 bridge: the shm framebuffer onto hzeller's library, loaded at run time.
+        .target(name: "SignMatrix", dependencies: ["SignOutput", "SignControl", "CRGBMatrix"]),
         .target(
             name: "SignConfig",
             dependencies: [
-                "SignTiming", "SignGraphics", "SignScene", "SignOutput", "SignWire", "SignControl",
+                "SignTiming", "SignGraphics", "SignScene", "SignOutput", "SignWire", "SignControl", "SignMatrix",
                 .product(name: "TOMLKit", package: "TOMLKit"),
             ]),
         .target(
@@ -101,9 +106,15 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
         .executableTarget(
+            name: "signd-matrix",
+            dependencies: [
+                "SignMatrix", "SignConfig",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]),
+        .executableTarget(
             name: "signctl",
             dependencies: [
-                "SignControl", "SignOutput",
+                "SignControl", "SignOutput", "SignMatrix",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
 
@@ -137,6 +148,9 @@ let package = Package(
                 .product(name: "NIOEmbedded", package: "swift-nio"),
             ]),
         .testTarget(name: "EndToEndTests", dependencies: ["SignControl"]),
+        // Runs signd-matrix against a stand-in library the tests compile from standin/.
+        .testTarget(
+            name: "SignMatrixTests", dependencies: ["SignMatrix", "SignOutput", "SignConfig"], exclude: ["standin"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,10 +1,12 @@
 #!/usr/bin/env python3
 """The LED network protocols as other projects' code reads and writes them, for signd's
-tests: the sacn package (E1.31), python-led-ddp (DDP) and stupidArtnet (Art-Net).
+tests: the sacn package (E1.31), python-led-ddp (DDP) and stupidArtnet (Art-Net), and
+Pillow's PPM reader for FlaschenTaschen.
 
   tools/wire-peer.py parse PROTOCOL    # hex datagrams on stdin, one a line -> JSON lines
   tools/wire-peer.py make PROTOCOL     # JSON requests on stdin, one a line -> hex datagrams
   tools/wire-peer.py receive PROTOCOL --port P --leds N [--channels C] [--seconds S] [--artsync]
+                                       [--width W]
                                        # a receiver on 127.0.0.1: one JSON line per frame
   tools/wire-peer.py send PROTOCOL --to ADDR --port P --leds N [--universe U] [--fps F]
                                    [--seconds S] [--priority P] [--colour RRGGBB]
@@ -12,7 +14,10 @@ tests: the sacn package (E1.31), python-led-ddp (DDP) and stupidArtnet (Art-Net)
   tools/wire-peer.py flood PROTOCOL --to ADDR --port P --count N [--universe U]
                                        # N random and mutated datagrams as fast as they go
 
-PROTOCOL is e131, ddp or artnet (receive also takes opc, over TCP). send and flood take
+PROTOCOL is e131, ddp or artnet (receive also takes opc, over TCP; parse and receive take
+flaschen-taschen, whose pictures of --width columns are put together from their tiles:
+a frame is complete when the tile holding the picture's last row arrives, and whole when
+every pixel of it came in a tile since the frame before). send and flood take
 loopback addresses only (127.0.0.0/8), so a test never reaches another machine; send
 paints pixel k with red k % 256, green k / 256 and blue 200 (or one colour), and prints a
 summary line when it ends; the sacn package always sends to port 5568. parse and make send
@@ -82,6 +87,23 @@ def parse_artnet(raw):
             "length": int.from_bytes(raw[16:18], "big"), "data": list(raw[18:])}
 
 
+def parse_flaschen_taschen(raw):
+    """One datagram: Pillow decodes the PPM; the #FT: comment and the footer give the offset."""
+    import io
+    from PIL import Image
+    image = Image.open(io.BytesIO(raw), formats=["PPM"])
+    image.load()
+    if image.mode != "RGB":
+        raise ValueError(f"a {image.mode} image, not RGB")
+    header_end = raw.index(b"255\n") + 4  # what the peer sends: the maxval ends the header
+    comment = [line for line in raw[:header_end].split(b"\n") if line.startswith(b"#FT:")]
+    offset = [int(v) for v in comment[0][4:].split()] if comment else None
+    tail = raw[header_end + image.width * image.height * 3:]
+    footer = [int(v) for v in tail.split()] if tail.strip() else None
+    return {"width": image.width, "height": image.height, "offset": offset, "footer": footer,
+            "data": image.tobytes(), "bytes": len(raw)}
+
+
 def make_artnet(r):
     from stupidArtnet import StupidArtnet
     a = StupidArtnet(target_ip="127.0.0.1", universe=r["port_address"], packet_size=len(r["data"]))
@@ -98,8 +120,12 @@ class Assembler:
     """Frames out of packets: LED bytes at their places, complete on push, sync or when
     every universe has come."""
 
-    def __init__(self, protocol, leds, channels, artsync=False):
+    def __init__(self, protocol, leds, channels, artsync=False, width=0):
         self.protocol, self.size, self.channels = protocol, leds * 3, channels // 3 * 3
+        self.width = width or leds
+        self.height = -(-leds // self.width)
+        self.picture = bytearray(self.width * self.height * 3)
+        self.covered = bytearray(self.width * self.height)
         self.artsync = artsync
         self.universes = max(1, -(-self.size // self.channels))
         self.frame = bytearray(self.size)
@@ -115,11 +141,13 @@ class Assembler:
         """The frame this packet completes, or None."""
         self.stats["packets"] += 1
         try:
-            p = globals()[f"parse_{self.protocol}"](raw)
+            p = globals()[f"parse_{self.protocol.replace('-', '_')}"](raw)
         except Exception as error:  # the library refused it
             self.stats["rejected"] += 1
             self.stats["last_rejection"] = str(error)
             return None
+        if self.protocol == "flaschen-taschen":
+            return self.tile(p)
         if self.protocol == "ddp":
             self.frame[p["offset"]:p["offset"] + p["length"]] = bytes(p["data"])
             self.meta.setdefault("sequences", []).append(p["sequence"])
@@ -148,6 +176,27 @@ class Assembler:
         self.place(p["port_address"] - self.first, p["data"])
         return None if self.artsync else self.all_in()
 
+    def tile(self, p):
+        """A FlaschenTaschen tile: its rows into the picture; the frame ends with the last row."""
+        x, y, z = p["offset"] or (0, 0, 0)
+        if p["footer"] != p["offset"]:
+            self.stats["footer_mismatch"] = self.stats.get("footer_mismatch", 0) + 1
+        self.meta.setdefault("tiles", []).append([x, y, p["width"], p["height"], z, p["bytes"]])
+        w = p["width"]
+        for row in range(p["height"]):
+            if not (0 <= y + row < self.height) or x < 0 or x + w > self.width:
+                self.stats["outside"] = self.stats.get("outside", 0) + 1
+                continue
+            start = ((y + row) * self.width + x) * 3
+            self.picture[start:start + w * 3] = p["data"][row * w * 3:(row + 1) * w * 3]
+            self.covered[start // 3:start // 3 + w] = b"\x01" * w
+        if y + p["height"] < self.height:
+            return None
+        self.meta["whole"] = self.covered.count(0) == 0
+        self.covered = bytearray(self.width * self.height)
+        self.frame[:] = self.picture[:self.size]
+        return self.complete()
+
     def all_in(self):
         return self.complete() if len(self.seen) >= self.universes else None
 
@@ -159,7 +208,7 @@ class Assembler:
 
 
 def receive(protocol, args):
-    assembler = Assembler(protocol, args.leds, args.channels, args.artsync)
+    assembler = Assembler(protocol, args.leds, args.channels, args.artsync, args.width)
     end = time.monotonic() + args.seconds
 
     def finish(*_):  # SIGTERM or SIGINT: stop listening, then print the summary
@@ -366,25 +415,30 @@ def main(argv):
         return (send if argv[1] == "send" else flood)(args.protocol, args)
     if len(argv) > 2 and argv[1] == "receive":
         ap = argparse.ArgumentParser(prog="wire-peer.py receive")
-        ap.add_argument("protocol", choices=["ddp", "e131", "artnet", "opc"])
+        ap.add_argument("protocol", choices=["ddp", "e131", "artnet", "opc", "flaschen-taschen"])
         ap.add_argument("--port", type=int, default=0, help="0: any free port (the ready line names it)")
         ap.add_argument("--leds", type=int, required=True)
         ap.add_argument("--channels", type=int, default=510, help="channels a universe carries")
         ap.add_argument("--seconds", type=float, default=10)
         ap.add_argument("--artsync", action="store_true", help="Art-Net: a frame ends with ArtSync only")
         ap.add_argument("--frames", type=int, default=0, help="stop after this many frames (0: no limit)")
+        ap.add_argument("--width", type=int, default=0, help="FlaschenTaschen: the picture's columns (0: --leds)")
         args = ap.parse_args(argv[2:])
         return receive(args.protocol, args)
-    if len(argv) != 3 or argv[1] not in ("parse", "make") or argv[2] not in ("e131", "ddp", "artnet"):
+    if len(argv) != 3 or argv[1] not in ("parse", "make") or argv[2] not in ("e131", "ddp", "artnet") + (
+            ("flaschen-taschen",) if argv[1] == "parse" else ()):
         print(__doc__, file=sys.stderr)
         return 2
-    fn = globals()[f"{argv[1]}_{argv[2]}"]
+    fn = globals()[f"{argv[1]}_{argv[2].replace('-', '_')}"]
     for line in sys.stdin:
         line = line.strip()
         if not line:
             continue
         if argv[1] == "parse":
-            print(json.dumps(fn(bytes.fromhex(line))), flush=True)
+            parsed = fn(bytes.fromhex(line))
+            if isinstance(parsed.get("data"), bytes):
+                parsed["data"] = parsed["data"].hex()
+            print(json.dumps(parsed), flush=True)
         else:
             print(fn(json.loads(line)).hex(), flush=True)
     return 0

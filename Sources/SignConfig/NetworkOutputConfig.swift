@@ -7,6 +7,9 @@ public struct NetworkOutputConfig: Sendable, Equatable {
     /// The protocol, as `type` names it.
     public enum Wire: String, Sendable, CaseIterable {
         case ddp, e131, artnet, opc
+        case flaschenTaschen = "flaschen-taschen"
+        /// Raw Ethernet to a Colorlight 5A-75 card: an interface, no host or port.
+        case colorlight
 
         /// The protocol's well-known port.
         public var defaultPort: UInt16 {
@@ -15,6 +18,8 @@ public struct NetworkOutputConfig: Sendable, Equatable {
             case .e131: return E131.port
             case .artnet: return ArtNet.port
             case .opc: return OPC.port
+            case .flaschenTaschen: return FlaschenTaschen.port
+            case .colorlight: return 0
             }
         }
     }
@@ -39,6 +44,15 @@ public struct NetworkOutputConfig: Sendable, Equatable {
     /// E1.31 source name; the CID comes from the machine and the output's name.
     public var sourceName: String
     public var maxFPS: Double?
+    /// FlaschenTaschen: the picture's width (LEDs are laid on it in rows; 0: the display's),
+    /// where its top left lands on the receiver's display, and the layer (0: background).
+    public var pictureWidth = 0
+    public var offsetX = 0
+    public var offsetY = 0
+    public var layer = 0
+    /// Colorlight: the network interface the card is cabled to; `pictureWidth` is its row
+    /// width in pixels.
+    public var interface = ""
     /// Empty: the whole display, rows left to right from the top.
     public var panels: [Panel] = []
     public var correction = ColorCorrection()

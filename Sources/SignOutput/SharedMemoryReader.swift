@@ -27,6 +27,10 @@ public final class SharedMemoryReader {
     }
 
     public let objectName: String
+    /// The object's inode and device: a signd that starts again makes a new object under
+    /// the same name, which a reader notices by these.
+    public let inode: UInt64
+    public let device: UInt64
     public let width: Int
     public let height: Int
     private let base: UnsafeRawPointer
@@ -43,6 +47,8 @@ public final class SharedMemoryReader {
             throw Error(objectName: objectName, message: "too small to hold a framebuffer header")
         }
         size = Int(info.st_size)
+        inode = UInt64(info.st_ino)
+        device = UInt64(info.st_dev)
         guard let base = mmap(nil, size, PROT_READ, MAP_SHARED, fd, 0), base != MAP_FAILED else {
             throw Error(objectName: objectName, message: "mmap: " + String(cString: strerror(errno)))
         }
@@ -60,6 +66,44 @@ public final class SharedMemoryReader {
             munmap(base, size)
             throw Error(objectName: objectName, message: "not a version 1 RGB888 signd framebuffer")
         }
+    }
+
+    /// The header fields that came with a frame `read(into:)` copied.
+    public struct Published: Sendable, Equatable {
+        public let frameNumber: UInt64
+        public let stopped: Bool
+        public let displayOff: Bool
+    }
+
+    /// Copies the published frame into `pixels` (`width * height * 3` bytes), allocating
+    /// nothing; nil when no stable copy came in `attempts` tries (a writer that died while
+    /// publishing leaves the sequence odd for good).
+    public func read(into pixels: UnsafeMutableRawPointer, attempts: Int = 1000) -> Published? {
+        let bytes = width * 3 * height
+        for _ in 0..<attempts {
+            let before = signd_load_u64_acquire(base + 24)
+            if before & 1 == 1 { continue }
+            let index = Int(UInt32(littleEndian: base.load(fromByteOffset: 48, as: UInt32.self)))
+            let number = UInt64(littleEndian: base.load(fromByteOffset: 32, as: UInt64.self))
+            let flags = UInt32(littleEndian: base.load(fromByteOffset: 56, as: UInt32.self))
+            guard index < FramebufferLayout.bufferCount else { continue }
+            pixels.copyMemory(from: base + 64 + index * bytes, byteCount: bytes)
+            signd_fence_acquire()
+            if signd_load_u64_relaxed(base + 24) == before {
+                return Published(
+                    frameNumber: number, stopped: flags & FramebufferLayout.flagStopped != 0,
+                    displayOff: flags & FramebufferLayout.flagDisplayOff != 0)
+            }
+        }
+        return nil
+    }
+
+    /// The published frame's number, read without copying the frame (0: none yet).
+    public var frameNumber: UInt64 { UInt64(littleEndian: signd_load_u64_acquire(base + 32)) }
+
+    /// Whether the writer has set the stopped flag.
+    public var stopped: Bool {
+        UInt32(littleEndian: base.load(fromByteOffset: 56, as: UInt32.self)) & FramebufferLayout.flagStopped != 0
     }
 
     deinit { munmap(UnsafeMutableRawPointer(mutating: base), size) }

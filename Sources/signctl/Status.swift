@@ -1,5 +1,7 @@
 import ArgumentParser
+import Foundation
 import SignControl
+import SignMatrix
 
 /// `signctl status [--json]`.
 struct Status: ParsableCommand {
@@ -59,6 +61,11 @@ struct Status: ParsableCommand {
             print("stream:   \(Self.streamLine(stream))")
         }
         print("memory:   \(status.memory.rss) MB resident, \(status.memory.heap) MB heap in use")
+        // signd-matrix, the HUB75 bridge, when it runs on this machine.
+        let matrix = ProcessInfo.processInfo.environment["SIGND_MATRIX_STATUS"] ?? "/run/signd-matrix/status.json"
+        if let line = MatrixStatus.line(at: matrix) {
+            print("matrix:   \(line)")
+        }
     }
 
     /// `layer (protocol address): state`, what came, and what was refused.

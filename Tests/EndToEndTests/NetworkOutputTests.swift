@@ -160,6 +160,7 @@ struct NetworkOutputTests {
             ("e131", "type = \"e131\"\npriority = 150\nsync_universe = 9\nsource_name = \"shop window\"", []),
             ("artnet", "type = \"artnet\"\nartsync = true", ["--artsync"]),
             ("opc", "type = \"opc\"", []),
+            ("flaschen-taschen", "type = \"flaschen-taschen\"", ["--width", "64"]),
         ])
     func streams(proto: String, keys: String, options: [String]) throws {
         let scratch = try Scratch()
@@ -212,6 +213,11 @@ struct NetworkOutputTests {
             let sequences = universes.map { $0["0"]?["sequence"] as? Int ?? -1 }
             #expect(sequences.allSatisfy { (1...255).contains($0) })
             #expect(zip(sequences, sequences.dropFirst()).allSatisfy { $1 == $0 % 255 + 1 }, "0 frames lost")
+        case "flaschen-taschen":
+            // 64x16 is one datagram a frame: the whole picture at (0, 0) on the background.
+            #expect(frames.allSatisfy { $0["whole"] as? Bool == true })
+            #expect(frames.allSatisfy { ($0["tiles"] as? [[Int]])?.map { Array($0.prefix(5)) } == [[0, 0, 64, 16, 0]] })
+            #expect(receiver.summary["footer_mismatch"] == nil && receiver.summary["outside"] == nil)
         default:
             #expect(receiver.summary["connections"] as? Int == 1)
             #expect(frames.allSatisfy { $0["channel"] as? Int == 0 })

@@ -85,7 +85,7 @@ struct ConfigLoaderTests {
                 "t.toml:10: layer[1].color: \"purplish\" is not a colour (use #rrggbb, #rrggbbaa or a name such as amber)",
                 "t.toml:11: layer[1].speed: -1.0 is out of range 0.0...10000.0",
                 "t.toml:12: layer[1].scroll: \"sometimes\" is not one of \"always\", \"overflow\"",
-                "t.toml:16: output[0].type: \"hdmi\" is not a known output type (\"shm\", \"fadecandy\", \"framework\", \"bulk\", \"ddp\", \"e131\", \"artnet\", \"opc\", \"serial\", \"dmx-usb-pro\", \"spi\")",
+                "t.toml:16: output[0].type: \"hdmi\" is not a known output type (\"shm\", \"fadecandy\", \"framework\", \"bulk\", \"ddp\", \"e131\", \"artnet\", \"opc\", \"flaschen-taschen\", \"colorlight\", \"serial\", \"dmx-usb-pro\", \"spi\")",
             ])
     }
 

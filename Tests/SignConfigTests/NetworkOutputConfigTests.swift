@@ -45,6 +45,45 @@ struct NetworkOutputConfigTests {
         #expect(panel.sourceName == "signd window panel" && panel.priority == 100)
     }
 
+    @Test("the FlaschenTaschen example: UDP 1337 to ft-server, a 128-column picture on the background layer")
+    func flaschenTaschen() throws {
+        let ft = try Self.network("flaschen-taschen.toml")
+        #expect(ft.wire == .flaschenTaschen && ft.host == "192.168.1.60" && ft.port == 1337 && ft.maxFPS == 60)
+        #expect(ft.pictureWidth == 128 && ft.offsetX == 0 && ft.offsetY == 0 && ft.layer == 0)
+        #expect(ft.correction.brightness == 0.6 && ft.dithering)
+    }
+
+    @Test("FlaschenTaschen keys: width defaults to the display's, x, y and layer read, a layer past 15 named")
+    func flaschenTaschenKeys() throws {
+        let config = try ConfigLoader.parse(
+            "[display]\nwidth = 96\nheight = 48\n[[layer]]\ntext = \"x\"\n[[output]]\nname = \"ft\"\ntype = \"flaschen-taschen\"\nhost = \"127.0.0.1\"\nx = -4\ny = 7\nlayer = 3",
+            file: "t.toml", fonts: nil)
+        guard case .network(let ft) = config.outputs.first else {
+            Issue.record("no network output")
+            return
+        }
+        #expect(ft.pictureWidth == 96 && ft.offsetX == -4 && ft.offsetY == 7 && ft.layer == 3 && ft.port == 1337)
+        #expect(problems("type = \"flaschen-taschen\"\nhost = \"h\"\nlayer = 16").contains {
+            $0.hasPrefix("t.toml:10: output[0].layer:")
+        })
+        #expect(problems("type = \"flaschen-taschen\"\nhost = \"h\"\nuniverse = 1").contains {
+            $0.contains("output[0].universe")
+        })
+        #expect(problems("type = \"flaschen-taschen\"").contains { $0.hasPrefix("t.toml:6: output[0].host: missing") })
+    }
+
+    @Test("the Colorlight example and keys: an interface, no host; a missing or odd interface named")
+    func colorlight() throws {
+        let card = try Self.network("colorlight.toml")
+        #expect(card.wire == .colorlight && card.interface == "eth1" && card.host == nil && card.maxFPS == 50)
+        #expect(card.pictureWidth == 128 && card.ledCount(width: 128, height: 64) == 128 * 64)
+        #expect(problems("type = \"colorlight\"").contains { $0.hasPrefix("t.toml:6: output[0].interface: missing") })
+        #expect(problems("type = \"colorlight\"\ninterface = \"a b\"").contains { $0.contains("is not a network interface") })
+        #expect(problems("type = \"colorlight\"\ninterface = \"eth1\"\nhost = \"x\"").contains {
+            $0.contains("output[0].host: unknown key")
+        })
+    }
+
     @Test("defaults: each protocol's port and first universe")
     func defaults() {
         #expect(NetworkOutputConfig(name: "a", wire: .artnet).port == 6454)

@@ -187,6 +187,7 @@ let benchmarks: @Sendable () -> Void = {
                 { E131Framer(source: source, firstUniverse: 1, syncUniverse: 1000, multicast: false, ledCount: leds) }
             ),
             ("artnet", { ArtNetFramer(firstPortAddress: 0, sync: true) }),
+            ("flaschen-taschen", { FlaschenTaschenFramer(width: w, ledCount: leds) }),
         ]
         for (name, make) in framers {
             Benchmark("network frame \(name) \(w)x\(h)", configuration: .init(scalingFactor: .kilo)) { benchmark in
@@ -241,6 +242,35 @@ let benchmarks: @Sendable () -> Void = {
             for _ in benchmark.scaledIterations {
                 pipeline.grey(frame, into: &grey)
                 blackHole(grey)
+            }
+            benchmark.stopMeasurement()
+        }
+    }
+
+    // A Colorlight 5A-75 frame: the pipeline, then the brightness, row and display-frame
+    // packets (the bytes handed to the socket, not the send itself).
+    for (w, h) in [(128, 64), (512, 128)] {
+        Benchmark("network frame colorlight \(w)x\(h)", configuration: .init(scalingFactor: .kilo)) { benchmark in
+            encodeFrames(ColorlightFramer(width: w, ledCount: w * h), benchmark: benchmark, width: w, height: h)
+        }
+    }
+
+    // signd-matrix's frame copy: one published frame out of the shm framebuffer through the
+    // seqlock into the buffer handed to led_canvas_set_pixels (the library's own copy and
+    // the vsync wait are hzeller's, not measured here).
+    for (w, h) in [(128, 64), (512, 128)] {
+        Benchmark("matrix frame copy \(w)x\(h)", configuration: .init(scalingFactor: .kilo)) { benchmark in
+            let name = "bench-matrix-\(getpid())-\(w)"
+            guard let fb = try? SharedMemoryFramebuffer(name: name, width: w, height: h, fps: 60),
+                let reader = try? SharedMemoryReader(output: name)
+            else { return }
+            defer { shm_unlink("/signd.\(name)") }
+            fb.send(Frame(width: w, height: h, fill: .white), number: 1, deadline: 0, display: .full)
+            let pixels = UnsafeMutableRawPointer.allocate(byteCount: w * h * 3, alignment: 8)
+            defer { pixels.deallocate() }
+            benchmark.startMeasurement()
+            for _ in benchmark.scaledIterations {
+                blackHole(reader.read(into: pixels))
             }
             benchmark.stopMeasurement()
         }

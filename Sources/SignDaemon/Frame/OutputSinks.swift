@@ -40,6 +40,18 @@ extension NetworkOutputConfig {
             return OPCSink(
                 name: name, identity: identity, pipeline: pipeline, host: host ?? "127.0.0.1", port: port,
                 channel: UInt8(universe), cap: cap, log: log)
+        case .colorlight:
+            let framer = ColorlightFramer(width: pictureWidth > 0 ? pictureWidth : width, ledCount: map.ledCount)
+            return ColorlightSink(
+                name: name, identity: identity, framer: framer, pipeline: pipeline, interface: interface, cap: cap,
+                log: log)
+        case .flaschenTaschen:
+            let framer = FlaschenTaschenFramer(
+                width: pictureWidth > 0 ? pictureWidth : width, ledCount: map.ledCount, x: offsetX, y: offsetY,
+                layer: layer)
+            return DatagramSink(
+                name: name, identity: identity, framer: framer, pipeline: pipeline, host: host, port: port, cap: cap,
+                log: log)
         }
     }
 
