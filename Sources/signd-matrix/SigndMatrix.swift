@@ -10,6 +10,8 @@ let stopRequested = Atomic<Bool>(false)
 
 @main
 struct SigndMatrix: ParsableCommand {
+    // No blank line in the discussion: signd-matrix(8) is generated from it, and mdoc warns
+    // on an empty input line.
     static let configuration = CommandConfiguration(
         commandName: "signd-matrix",
         abstract: "Show signd's shm framebuffer on HUB75 panels through hzeller's rpi-rgb-led-matrix.",
@@ -18,7 +20,6 @@ struct SigndMatrix: ParsableCommand {
             every new frame on the panels. The library (librgbmatrix.so.1) is loaded at run time. Started as \
             root for the GPIO, signd-matrix becomes --user once the panels are open. Panel options, as \
             hzeller's programs take them; each is also a key of the config file:
-
             \(MatrixOptions.help)
             """)
 
