@@ -110,11 +110,14 @@ let package = Package(
             // 18 KB (gold cannot pack them, lld from the Swift toolchain can); and no dynamic
             // export of the binary's 18,000 symbols (1.3 MB of .dynsym/.dynstr/.gnu.hash that
             // ld.so searches when it binds the shared libraries): nothing loads against signd.
+            // And libstdc++ linked in (Sources/signd/Link/libstdc++.so says why and how).
+            exclude: ["Link"],
             linkerSettings: [
                 .unsafeFlags(
                     [
                         "-use-ld=lld", "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs",
                         "-Xlinker", "--no-export-dynamic",
+                        "-L", Context.packageDirectory + "/Sources/signd/Link",
                     ],
                     .when(platforms: [.linux], configuration: .release))
             ]),

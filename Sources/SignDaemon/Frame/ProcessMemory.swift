@@ -33,4 +33,33 @@ public struct ProcessMemory: Sendable, Equatable {
     /// Hands the free pages inside every arena back to the kernel (glibc trims only the top
     /// of an arena on its own, so pages freed below live allocations stay resident).
     public static func releaseFreePages() { _ = malloc_trim(0) }
+
+    /// Hands back the resident pages of code, signd's and its shared libraries': the pages
+    /// start-up ran once (the argument parser, the config's reading, Foundation's and the
+    /// runtime's first calls) leave the resident set, and the code that runs again is mapped
+    /// again from the page cache on its first instruction (a minor fault, no I/O). The kernel
+    /// maps code in 64 KB runs around each fault, so start-up's scattered calls otherwise
+    /// keep most of signd's 20 MB of code resident for good (docs/performance.md). Called at
+    /// steps of start-up, never in the frame path. Returns the bytes handed back.
+    ///
+    /// A debugger's breakpoint or a uprobe set in code before the call is lost with its page.
+    @discardableResult
+    public static func releaseCodePages() -> Int {
+        // Each mapping of code: read and executable, private, from a file (the vDSO has no
+        // file). The kernel maps exactly the segments that are executable and not writable
+        // so; data, relocated data and RELRO never are. Their pages are the page cache's own,
+        // unless a debugger wrote into one.
+        guard let maps = try? String(contentsOfFile: "/proc/self/maps", encoding: .utf8) else { return 0 }
+        var released = 0
+        for line in maps.split(separator: "\n") {
+            let fields = line.split(separator: " ", maxSplits: 5, omittingEmptySubsequences: true)
+            guard fields.count >= 5, fields[1] == "r-xp", fields[4] != "0" else { continue }
+            let range = fields[0].split(separator: "-")
+            guard range.count == 2, let start = UInt(range[0], radix: 16), let end = UInt(range[1], radix: 16),
+                end > start, let address = UnsafeMutableRawPointer(bitPattern: start)
+            else { continue }
+            if madvise(address, Int(end - start), MADV_DONTNEED) == 0 { released += Int(end - start) }
+        }
+        return released
+    }
 }

@@ -58,8 +58,14 @@ public final class Daemon: Sendable {
         let time = SystemClock()
         let startedAt = time.now()
         ProcessMemory.limitArenas()
+        // Peak RSS: the code pages each step of start-up ran are handed back before the next
+        // step (the argument parser's here, then the config's, the restore's, the outputs' and
+        // the clock's, the servers' once running), so they do not add up
+        // (ProcessMemory.releaseCodePages; docs/performance.md).
+        ProcessMemory.releaseCodePages()
         let fonts = try FontLibrary()
         let config = try ConfigLoader.load(path: options.configPath, fonts: fonts, parser: .isolated)
+        ProcessMemory.releaseCodePages()
 
         let stateDirectory =
             ProcessInfo.processInfo.environment["STATE_DIRECTORY"]?.split(separator: ":").first.map(String.init)
@@ -70,6 +76,7 @@ public final class Daemon: Sendable {
         let restored = try Show.restore(config: config, stateFile: stateFile, fonts: fonts, time: time, logger: logger)
         let store = restored.store
 
+        ProcessMemory.releaseCodePages()
         let outputs = OutputSet(try OutputSet.open(config))
         self.outputs = outputs
         let events = EventBus()
@@ -156,6 +163,7 @@ public final class Daemon: Sendable {
         plane.report(web: web, mqtt: mqtt)
         clock.start()
         show.start()
+        ProcessMemory.releaseCodePages()
         // The control socket and the page open once what they answer about runs: a client
         // that connects the moment the socket accepts (a script after `systemctl start`)
         // sees the restored playlist, and a selection it makes is not undone by the start.
@@ -213,6 +221,7 @@ public final class Daemon: Sendable {
                 "state": "\(stateFile?.path ?? "not saved")",
             ])
         SystemdNotifier.notify(["READY=1", statusLine()])
+        ProcessMemory.releaseCodePages()
     }
 
     /// `STATUS=` for systemd: what `status` says, on one line.
