@@ -85,7 +85,8 @@ public final class PreparedLayer: @unchecked Sendable {
         if case .image(let image) = layer.content, image.image.isAnimated { changesByItself = true }
         isStatic =
             !changesByItself && layer.animations.isEmpty && sublayers.allSatisfy(\.isStatic) && mask.allSatisfy(\.isStatic)
-        drawsOnce = Self.drawsOnce(layer, sublayers: sublayers)
+        // A line with animated icons is several paints (the line, then each icon).
+        drawsOnce = animatedIcons.isEmpty && Self.drawsOnce(layer, sublayers: sublayers)
         extent = Self.extent(layer, sublayers: sublayers)
     }
 

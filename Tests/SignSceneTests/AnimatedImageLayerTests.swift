@@ -99,4 +99,30 @@ struct AnimatedImageLayerTests {
         let animatedFrame = Renderer.render(prepared, at: 0.2)
         #expect(stillFrame == animatedFrame)
     }
+
+    @Test("an animated icon scrolls with its marquee, through the faded edges, as the same icon still at that frame does")
+    func marqueeIcon() throws {
+        func scene(_ icon: AnimatedImage) throws -> PreparedScene {
+            let layer = TextLayer(
+                id: "main", text: "ab{icon:dot}cd", fallbacks: [], marquee: Marquee(speed: 40, fade: .pixels(8)))
+            var scene = Scene(width: 40, height: 10, layers: [layer])
+            scene.icons = ["dot": icon]
+            return try PreparedScene(scene, beginTime: 0, fonts: Self.fonts)
+        }
+        let animated = try scene(Self.frames(plays: nil))
+        for (t, k) in [(0.05, 0), (0.25, 1), (0.45, 2), (1.0, 2)] {
+            let still = try scene(AnimatedImage(still: Self.frames(plays: nil).frames[k]))
+            let a = Renderer.render(animated, at: t), b = Renderer.render(still, at: t)
+            var worst = 0
+            for y in 0..<a.height {
+                for x in 0..<a.width {
+                    let p = a.pixel(x: x, y: y), q = b.pixel(x: x, y: y)
+                    worst = max(
+                        worst, abs(Int(p.red) - Int(q.red)), abs(Int(p.green) - Int(q.green)),
+                        abs(Int(p.blue) - Int(q.blue)))
+                }
+            }
+            #expect(worst <= 1, "at \(t): differs by \(worst)")
+        }
+    }
 }
