@@ -47,6 +47,10 @@ let package = Package(
         .systemLibrary(
             name: "CPNG", pkgConfig: "libpng",
             providers: [.apt(["libpng-dev"])]),
+        // GIF and WebP (still and animated) for image layers and icons: giflib read record by
+        // record, libwebp's demuxer and animation decoder.
+        .systemLibrary(name: "CGIF", providers: [.apt(["libgif-dev"])]),
+        .systemLibrary(name: "CWebP", pkgConfig: "libwebpdemux", providers: [.apt(["libwebp-dev"])]),
         // libmosquitto's header only: the library is opened with dlopen when [mqtt] is
         // configured (MosquittoLibrary), so it is not linked.
         .systemLibrary(
@@ -65,7 +69,7 @@ let package = Package(
         .systemLibrary(name: "CFuzzer"),
 
         .target(name: "SignTiming"),
-        .target(name: "SignGraphics", dependencies: ["CFreeType", "CHarfBuzz", "CFriBidi", "CPNG"]),
+        .target(name: "SignGraphics", dependencies: ["CFreeType", "CHarfBuzz", "CFriBidi", "CPNG", "CGIF", "CWebP"]),
         .target(name: "SignScene", dependencies: ["SignTiming", "SignGraphics"]),
         .target(name: "SignOutput", dependencies: ["SignGraphics", "SignWire", "CSeqlock", "CTermios2", "CSPIDev"]),
         // The USB LED controllers through libusb, apart from SignOutput so that signctl (which

@@ -19,6 +19,7 @@ enum FuzzTargets {
         "config": config,
         "markup": markup,
         "png": png,
+        "image": image,
         "wire": wire,
     ]
 
@@ -94,6 +95,14 @@ enum FuzzTargets {
     /// A PNG file, decoded as an image layer's, a mask's or an icon's.
     static func png(_ data: [UInt8]) {
         _ = try? PNGImage.readImage(bytes: data, name: "fuzz.png")
+    }
+
+    /// An image file of any format signd reads (PNG, GIF, WebP, told apart by content), decoded
+    /// as an image layer's or an icon's: every frame within the limits, or an error.
+    static func image(_ data: [UInt8]) {
+        guard let image = try? ImageFile.decode(data, name: "fuzz") else { return }
+        precondition(image.frames.count <= AnimatedImage.maxFrames)
+        precondition(image.frames.count * image.width * image.height <= AnimatedImage.maxDecodedPixels)
     }
 
     /// A datagram or stream chunk as each LED network protocol's parser reads it; what parses

@@ -14,6 +14,8 @@ packages=(
   libusb-1.0-0-dev
   libsystemd-dev
   libpng-dev
+  libgif-dev         # GIF image layers and icons (giflib)
+  libwebp-dev        # WebP image layers and icons, still and animated (libwebp's demux)
   libmosquitto-dev   # MQTT's client library
   libharfbuzz-dev    # text shaping (joining, conjuncts, marks, emoji sequences)
   libfribidi-dev     # the Unicode Bidirectional Algorithm, for Arabic and Hebrew

@@ -262,12 +262,14 @@ public enum ConfigLoader {
         }
     }
 
-    /// `[icons]`: name = "file.png" (relative to the config file), shown by `{icon:name}`.
+    /// `[icons]`: name = "file.png" (a PNG, GIF or WebP, relative to the config file), shown
+    /// by `{icon:name}`; an animated one plays as the file says.
     private static func readIcons(_ root: ConfigTable, into config: inout DaemonConfig, _ r: inout ConfigReader) {
         guard let t = r.table(root, "icons", at: "") else { return }
         for name in t.keys.sorted() {
-            guard let content = r.imageContent(ConfigTable([name: t[name]!]), key: name, at: "icons") else { continue }
-            config.icons[name] = content.bitmap
+            guard let content = r.imageContent(
+                    ConfigTable([name: t[name]!]), key: name, at: "icons", options: false) else { continue }
+            config.icons[name] = content.image
         }
     }
 

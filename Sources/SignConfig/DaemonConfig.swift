@@ -212,7 +212,7 @@ public struct DaemonConfig: Sendable, Equatable {
     public var mqtt: MQTT?
     public var state = State()
     /// Images text shows inline with `{icon:name}`.
-    public var icons: [String: ImageBitmap] = [:]
+    public var icons: [String: AnimatedImage] = [:]
 
     public init() {}
 

@@ -24,7 +24,7 @@ extension ConfigReader {
     ]
     static let gradientKeys: Set<String> = ["colors", "locations", "start_point", "end_point", "gradient"]
     static let shapeKeys: Set<String> = ["path", "fill", "stroke", "stroke_colors", "line_width"]
-    static let imageKeys: Set<String> = ["image", "scaling"]
+    static let imageKeys: Set<String> = ["image", "scaling", "loop"]
 
     /// Deepest nesting of masks and sublayers under a top-level layer.
     static let maxLayerDepth = 16
@@ -214,20 +214,48 @@ extension ConfigReader {
         return .shape(shape)
     }
 
-    /// `image` (a PNG, relative to the config file) and `scaling`; the file is decoded now,
-    /// so a missing or broken image is a config problem, never a failure in a frame.
-    mutating func imageContent(_ t: ConfigTable, key: String = "image", at path: String) -> ImageContent? {
+    /// `image` (a PNG, GIF or WebP, relative to the config file), `scaling` and `loop`; the
+    /// file is decoded now, every frame, so a missing, broken or oversized image is a config
+    /// problem, never a failure in a frame.
+    /// (`options` false: an `[icons]` entry, whose table holds only its file.)
+    mutating func imageContent(_ t: ConfigTable, key: String = "image", at path: String, options: Bool = true)
+        -> ImageContent?
+    {
         guard let name = string(t, key, at: path) else {
-            problem("\(path).\(key)", "missing: the PNG file to show")
+            problem("\(path).\(key)", "missing: the PNG, GIF or WebP file to show")
             return nil
         }
         let full = fromConfigDirectory(name)
-        let scaling: ImageBitmap.Scaling = choice(t, "scaling", at: path) ?? .linear
+        let scaling: ImageBitmap.Scaling = options ? choice(t, "scaling", at: path) ?? .linear : .linear
+        let loop = options ? imageLoop(t, at: path) : .file
         do {
-            return ImageContent(source: full, bitmap: try PNGImage.readImage(from: full), scaling: scaling)
+            return ImageContent(source: full, image: try ImageFile.read(full), scaling: scaling, loop: loop)
         } catch {
             problem("\(path).\(key)", "cannot read the image: \(error.message) (\(full))")
             return nil
+        }
+    }
+
+    /// Most plays `loop` may ask for.
+    static let maxLoop = 1_000_000
+
+    /// `loop`: how often an animated image's frames play: `"file"` (as the file says, the
+    /// default), `"forever"`, or a number of plays.
+    mutating func imageLoop(_ t: ConfigTable, at path: String) -> ImageLoop {
+        guard let value = t["loop"] else { return .file }
+        if let n = value.int {
+            guard (1...Self.maxLoop).contains(n) else {
+                problem("\(path).loop", "\(n) is out of range 1...\(Self.maxLoop) (or \"forever\", \"file\")")
+                return .file
+            }
+            return .times(n)
+        }
+        switch value.string {
+        case "file": return .file
+        case "forever": return .forever
+        default:
+            problem("\(path).loop", "expected \"file\", \"forever\" or a number of plays")
+            return .file
         }
     }
 

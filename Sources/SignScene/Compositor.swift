@@ -256,10 +256,19 @@ public final class Compositor {
                 canvases[dst].draw(
                     rich, at: origin, opacity: opacity, smooth: layer.pointee.motion == .smooth, tilePeriod: period,
                     clip: textClip, mask: mask)
+                // Animated icons over the line, each at its frame now.
+                for icon in prepared.animatedIcons {
+                    let shown = icon.frameIndex(at: context.time, beginTime: layer.pointee.contentsBeginTime)
+                    canvases[dst].draw(
+                        icon.frames[shown], at: Point(x: origin.x + Double(icon.x), y: origin.y), opacity: opacity,
+                        smooth: layer.pointee.motion == .smooth, tilePeriod: period, clip: textClip, mask: mask)
+                }
             }
         case .image(let image):
+            // A GIF's or WebP's frame at the layer's local time (a still image's only one).
+            let shown = image.frameIndex(at: context.time, beginTime: layer.pointee.contentsBeginTime)
             canvases[dst].draw(
-                image.bitmap, in: frame, scaling: image.scaling, opacity: opacity, clip: clip, mask: mask)
+                image.image.frames[shown], in: frame, scaling: image.scaling, opacity: opacity, clip: clip, mask: mask)
         case .stream(let stream):
             if let bitmap = stream.feed.current {
                 canvases[dst].draw(bitmap, in: frame, scaling: .nearest, opacity: opacity, clip: clip, mask: mask)

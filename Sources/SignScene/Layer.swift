@@ -67,6 +67,12 @@ public struct Layer: Sendable, Equatable {
         set { timing.timeOffset = newValue }
     }
 
+    /// When an animated image's frames (its own, or its text's inline icons') begin, in the
+    /// layer's local time: when it was added, as an animation added with it
+    /// (`resolvingBeginTimes(to:)`). Core Animation would play them as a discrete
+    /// `CAKeyframeAnimation` on `contents` added with the layer.
+    public var contentsBeginTime = 0.0
+
     /// The layer's local time at its parent's time `t`; `nil` when the layer has no time then
     /// (outside its active window with no fill that way): its tree then shows its model
     /// values, as an animation group's children do outside the group's window.
@@ -138,6 +144,7 @@ public struct Layer: Sendable, Equatable {
             copy.timing.beginTime = time + timing.beginTime
             added = 0
         }
+        if contentsBeginTime == 0 { copy.contentsBeginTime = added }
         copy.animations = animations.map { animation in
             switch animation {
             case .property(var a) where a.timing.beginTime == 0:
@@ -220,16 +227,36 @@ public struct ShapeContent: Sendable, Hashable {
     }
 }
 
-/// An image layer's contents: a decoded PNG and how it is scaled to the bounds.
+/// An image layer's contents: a decoded PNG, GIF or WebP (its frames, one for a still
+/// image), how it is scaled to the bounds and how often its frames play.
 public struct ImageContent: Sendable, Equatable {
     /// Where the image came from (for messages).
     public var source: String
-    public var bitmap: ImageBitmap
+    /// The frames, each composed onto the whole canvas.
+    public var image: AnimatedImage
     public var scaling: ImageBitmap.Scaling
+    /// How many times the frames play (`loop`): as the file says by default.
+    public var loop: ImageLoop
+
+    /// The first frame (a still image's only one).
+    public var bitmap: ImageBitmap { image.first }
 
     public init(source: String, bitmap: ImageBitmap, scaling: ImageBitmap.Scaling = .linear) {
+        self.init(source: source, image: AnimatedImage(still: bitmap), scaling: scaling)
+    }
+
+    public init(source: String, image: AnimatedImage, scaling: ImageBitmap.Scaling = .linear, loop: ImageLoop = .file) {
         self.source = source
-        self.bitmap = bitmap
+        self.image = image
         self.scaling = scaling
+        self.loop = loop
+    }
+
+    /// The frame shown at the layer's local time `t` when the frames began at `beginTime`
+    /// (`Layer.contentsBeginTime`): the implicit discrete keyframe animation on `contents`
+    /// evaluated (`AnimatedImage.frameIndex(at:plays:)`).
+    @inlinable
+    public func frameIndex(at t: Double, beginTime: Double) -> Int {
+        image.frameIndex(at: t - beginTime, plays: loop.plays(of: image))
     }
 }

@@ -7,13 +7,13 @@ public struct PreparationContext: Sendable {
     public var boardWidth: Int
     public var boardHeight: Int
     public var fonts: FontLibrary
-    public var icons: [String: ImageBitmap]
+    public var icons: [String: AnimatedImage]
     /// Turns a layer's text, live fields and all, into the text shown now (`nil`: texts are
     /// shown as written).
     public var fields: (@Sendable (String) -> String)?
 
     public init(
-        boardWidth: Int, boardHeight: Int, fonts: FontLibrary, icons: [String: ImageBitmap] = [:],
+        boardWidth: Int, boardHeight: Int, fonts: FontLibrary, icons: [String: AnimatedImage] = [:],
         fields: (@Sendable (String) -> String)? = nil
     ) {
         self.boardWidth = boardWidth

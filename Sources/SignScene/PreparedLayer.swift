@@ -21,6 +21,8 @@ public final class PreparedLayer: @unchecked Sendable {
     public let text: AlphaBitmap?
     /// The line in its own colours, for marked-up text or text with colour glyphs.
     public let richText: ImageBitmap?
+    /// Animated icons in the rich line, drawn over it at the frame's time.
+    public let animatedIcons: [InlineIcon]
     /// Advance width of the text in pixels.
     public let textWidth: Double
     /// Characters no font in the chain could draw.
@@ -44,7 +46,7 @@ public final class PreparedLayer: @unchecked Sendable {
     /// the tree drawn like `reusing`'s (same text, fonts and colour) takes its raster
     /// instead of being laid out again.
     public init(
-        _ layer: Layer, fonts: FontLibrary, icons: [String: ImageBitmap] = [:], reusing known: TextRaster? = nil
+        _ layer: Layer, fonts: FontLibrary, icons: [String: AnimatedImage] = [:], reusing known: TextRaster? = nil
     ) throws(FreeTypeError) {
         stored = .allocate(capacity: 1)
         stored.initialize(to: layer)
@@ -59,11 +61,13 @@ public final class PreparedLayer: @unchecked Sendable {
             }
             text = raster.text
             richText = raster.richText
+            animatedIcons = raster.animatedIcons
             textWidth = raster.width
             missing = raster.missing
         } else {
             text = nil
             richText = nil
+            animatedIcons = []
             textWidth = 0
             missing = []
         }
@@ -74,12 +78,15 @@ public final class PreparedLayer: @unchecked Sendable {
             try layer.mask.map { m throws(FreeTypeError) in
                 [try PreparedLayer(m, fonts: fonts, icons: icons, reusing: known)]
             } ?? []
-        // A stream changes whenever its sender sends: never kept as static pixels.
-        var streams = false
-        if case .stream = layer.content { streams = true }
+        // A stream changes whenever its sender sends, an animated image (or a text's animated
+        // icon) with its frames: never kept as static pixels.
+        var changesByItself = !animatedIcons.isEmpty
+        if case .stream = layer.content { changesByItself = true }
+        if case .image(let image) = layer.content, image.image.isAnimated { changesByItself = true }
         isStatic =
-            !streams && layer.animations.isEmpty && sublayers.allSatisfy(\.isStatic) && mask.allSatisfy(\.isStatic)
-        drawsOnce = Self.drawsOnce(layer, sublayers: sublayers)
+            !changesByItself && layer.animations.isEmpty && sublayers.allSatisfy(\.isStatic) && mask.allSatisfy(\.isStatic)
+        // A line with animated icons is several paints (the line, then each icon).
+        drawsOnce = animatedIcons.isEmpty && Self.drawsOnce(layer, sublayers: sublayers)
         extent = Self.extent(layer, sublayers: sublayers)
     }
 
@@ -92,6 +99,7 @@ public final class PreparedLayer: @unchecked Sendable {
         updatesInPlace = Self.updatesInPlace(tracks)
         text = nil
         richText = nil
+        animatedIcons = []
         textWidth = 0
         missing = []
         self.sublayers = sublayers
@@ -211,6 +219,8 @@ public struct TextRaster: Sendable {
     public let text: AlphaBitmap?
     /// The line in its own colours, for marked-up text or text with colour glyphs.
     public let richText: ImageBitmap?
+    /// Animated icons, drawn over `richText` at the frame's time.
+    public let animatedIcons: [InlineIcon]
     /// Advance width in pixels.
     public let width: Double
     /// Characters no font in the chain could draw.
@@ -219,11 +229,12 @@ public struct TextRaster: Sendable {
     public let isRightToLeft: Bool
 
     /// Lays out and rasterises `content`.
-    public init(_ content: TextContent, fonts: FontLibrary, icons: [String: ImageBitmap] = [:]) throws(FreeTypeError) {
+    public init(_ content: TextContent, fonts: FontLibrary, icons: [String: AnimatedImage] = [:]) throws(FreeTypeError) {
         self.content = content
         if let rich = try RichTextRaster(content, icons: icons, fonts: fonts) {
             text = nil
             richText = rich.image
+            animatedIcons = rich.animatedIcons
             width = Double(rich.width)
             missing = rich.missing
             isRightToLeft = rich.isRightToLeft
@@ -233,6 +244,7 @@ public struct TextRaster: Sendable {
                 features: content.features)
             text = run.rasterize()
             richText = nil
+            animatedIcons = []
             width = Double(run.width)
             missing = run.missing
             isRightToLeft = run.isRightToLeft

@@ -79,12 +79,14 @@ public enum RichText {
 /// reordering moves it.
 struct RichTextRaster {
     let image: ImageBitmap
+    /// Animated icons, left out of `image` and drawn over it at the frame's time.
+    let animatedIcons: [InlineIcon]
     let width: Int
     let missing: [Unicode.Scalar]
     let isRightToLeft: Bool
 
     /// `nil` when the text is plain and all its glyphs are ordinary: the coverage path is used.
-    init?(_ content: TextContent, icons: [String: ImageBitmap], fonts: FontLibrary) throws(FreeTypeError) {
+    init?(_ content: TextContent, icons: [String: AnimatedImage], fonts: FontLibrary) throws(FreeTypeError) {
         let source = content.text, color = content.color
         func layout(_ text: String) throws(FreeTypeError) -> TextRun {
             try fonts.layout(
@@ -113,6 +115,7 @@ struct RichTextRaster {
         let height = max(ascender + descent, 1)
         // Icons take the line's height, their width in proportion, and a pixel of space after.
         var scaledIcons: [ImageBitmap] = []
+        var animated: [InlineIcon] = []
         var layout: [(x: Int, piece: Int)] = []
         var x = 0
         var segment = 0
@@ -122,9 +125,14 @@ struct RichTextRaster {
             guard case .icon(let name) = piece else { continue }
             segment += 1
             if let icon = icons[name] {
-                let scaled = icon.scaled(by: Double(height) / Double(max(icon.height, 1)))
-                layout.append((x, -1 - scaledIcons.count))
-                scaledIcons.append(scaled)
+                let factor = Double(height) / Double(max(icon.height, 1))
+                let scaled = icon.first.scaled(by: factor)
+                if icon.isAnimated {
+                    animated.append(InlineIcon(x: x, image: icon, frames: icon.frames.map { $0.scaled(by: factor) }))
+                } else {
+                    layout.append((x, -1 - scaledIcons.count))
+                    scaledIcons.append(scaled)
+                }
                 x += scaled.width + 1
             }
             layout.append((x, segment))
@@ -169,7 +177,25 @@ struct RichTextRaster {
         }
         width = x
         image = ImageBitmap(width: lineWidth, height: height, premultiplied: pixels)
+        animatedIcons = animated
         missing = runs.flatMap(\.missing)
         isRightToLeft = runs.first?.isRightToLeft ?? false
+    }
+}
+
+/// An animated icon in a rich line: where it sits in the line and its frames scaled to the
+/// line's height, drawn over the line at the frame shown then (as the file says it loops).
+public struct InlineIcon: Sendable {
+    /// Its left edge, in pixels from the line's start.
+    public let x: Int
+    /// The icon as decoded, for its timing.
+    public let image: AnimatedImage
+    /// Its frames at the line's height.
+    public let frames: [ImageBitmap]
+
+    /// The frame shown at the layer's local time `t`, the frames having begun at `beginTime`.
+    @inlinable
+    public func frameIndex(at t: Double, beginTime: Double) -> Int {
+        image.frameIndex(at: t - beginTime, plays: image.filePlays)
     }
 }

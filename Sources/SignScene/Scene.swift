@@ -10,7 +10,7 @@ public struct Scene: Sendable, Equatable {
     /// Drawn first to last; the first that shows text is the main text layer.
     public var layers: [SceneLayer]
     /// Images text may show inline as `{icon:name}`.
-    public var icons: [String: ImageBitmap] = [:]
+    public var icons: [String: AnimatedImage] = [:]
 
     public init(width: Int, height: Int, background: Color = .black, layers: [SceneLayer]) {
         self.width = width

@@ -34,7 +34,7 @@ struct RichTextTests {
             content: .text(TextContent(text: text, fallbacks: FontSpec.defaultFallbacks(for: .defaultFace))),
             frame: Rect(x: 0, y: 0, width: Double(width), height: 16))
         var scene = Scene(width: width, height: 16, layers: [.layer(layer)])
-        scene.icons = icons
+        scene.icons = icons.mapValues(AnimatedImage.init(still:))
         return Renderer.render(try PreparedScene(scene, beginTime: 0, fonts: Self.fonts), at: 0)
     }
 
