@@ -112,3 +112,30 @@ public struct EmitterCell: Sendable, Equatable {
 
     public init(contents: Sprite) { self.contents = contents }
 }
+
+extension EmitterContent {
+    /// What `check-config` says of the emitter: each cell's population and the total,
+    /// against the caps.
+    public var populationSummary: String {
+        let each = cells.indices.map { i in
+            let name = cells[i].name.isEmpty ? "cell \(i)" : "\"\(cells[i].name)\""
+            return "\(name) \(Int(population(of: i).rounded(.up)))"
+        }
+        let total = cells.indices.reduce(0.0) { $0 + population(of: $1) }
+        return "at most \(Int(total.rounded(.up))) particles alive (\(each.joined(separator: ", "))); "
+            + "caps \(Self.maxCellPopulation) a cell, \(Self.maxLayerPopulation) an emitter"
+    }
+}
+
+extension Layer {
+    /// The emitters in this tree (its own, its mask's, its sublayers'), each with the ids
+    /// leading to it.
+    public var emitters: [(path: String, emitter: EmitterContent)] {
+        var found: [(path: String, emitter: EmitterContent)] = []
+        if case .emitter(let e) = content { found.append((id, e)) }
+        for (inner, e) in (mask.map { [$0] } ?? []).flatMap(\.emitters) + sublayers.flatMap(\.emitters) {
+            found.append(("\(id)/\(inner)", e))
+        }
+        return found
+    }
+}

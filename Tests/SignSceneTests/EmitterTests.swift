@@ -233,4 +233,25 @@ struct EmitterTests {
         #expect(frame.pixel(x: 5, y: 3) == .white)
         #expect(frame.pixels.filter { $0 != 0 }.count == 3)
     }
+
+    @Test("check-config's summary names each cell's population and the caps; emitters are found down the tree")
+    func populationSummary() {
+        var e = Self.emitter(rate: 5, lifetime: 8)
+        e.cells[0].name = "near"
+        e.cells[0].lifetimeRange = 1
+        var far = e.cells[0]
+        far.name = ""
+        far.birthRate = 9
+        far.lifetimeRange = 0
+        far.lifetime = 12
+        e.cells.append(far)
+        e.birthRate = 0.5
+        #expect(
+            e.populationSummary
+                == "at most 77 particles alive (\"near\" 23, cell 1 54); caps 2000 a cell, 4000 an emitter")
+        var outer = Layer(id: "outer")
+        outer.sublayers = [Layer(id: "plain"), Layer(id: "snow", content: .emitter(e))]
+        #expect(outer.emitters.map(\.path) == ["outer/snow"])
+        #expect(outer.emitters.first?.emitter == e)
+    }
 }
