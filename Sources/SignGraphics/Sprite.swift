@@ -50,17 +50,27 @@ extension Canvas {
         guard w > 0, h > 0, w.isFinite, h.isFinite, color[3] > 0, center.x.isFinite, center.y.isFinite,
             angle.isFinite
         else { return }
-        let c = Float(cos(angle)), s = Float(sin(angle))
         let hw = Float(w / 2), hh = Float(h / 2)
-        // Half the extent of the turned rectangle, plus a pixel for the anti-aliased edge.
-        let ex = Double(abs(c) * hw + abs(s) * hh) + 1, ey = Double(abs(s) * hw + abs(c) * hh) + 1
-        let box = Rect(x: center.x - ex, y: center.y - ey, width: 2 * ex, height: 2 * ey).intersection(clip)
-        guard box.width > 0, box.height > 0 else { return }
-        let bounds = box.pixelBounds(clippedTo: width, height)
         // A shape thinner than a pixel keeps its area rather than its width: its coverage is
         // that of a pixel-wide shape times how much thinner it is.
         let fx = min(1, 2 * hw), fy = min(1, 2 * hh)
         let rx = max(hw, 0.5), ry = max(hh, 0.5)
+        // A circle looks the same turned: no turn to compute.
+        let c: Float, s: Float
+        if case .circle = sprite.look { (c, s) = (1, 0) } else { (c, s) = (Float(cos(angle)), Float(sin(angle))) }
+        // Half the extent of the turned rectangle as far as any coverage reaches: a shape's
+        // edge pixel, half a pixel out (a quarter more where it is turned); an image's outer
+        // texels, blended half a texel out.
+        let (ox, oy): (Float, Float)
+        if case .image(let image) = sprite.look {
+            (ox, oy) = (hw * (1 + 1 / Float(max(image.width, 1))), hh * (1 + 1 / Float(max(image.height, 1))))
+        } else {
+            (ox, oy) = (rx, ry)
+        }
+        let ex = Double(abs(c) * ox + abs(s) * oy) + 0.25, ey = Double(abs(s) * ox + abs(c) * oy) + 0.25
+        let box = Rect(x: center.x - ex, y: center.y - ey, width: 2 * ex, height: 2 * ey).intersection(clip)
+        guard box.width > 0, box.height > 0 else { return }
+        let bounds = box.pixelBounds(clippedTo: width, height)
         let spreadColor = Canvas.spread(Canvas.pixel(color))
         let cx = Float(center.x), cy = Float(center.y)
         let add = blend == .additive

@@ -57,6 +57,12 @@ extension EmitterContent {
     @inline(__always)
     static func signed(_ key: UInt64, _ a: Attribute) -> Double { 2 * unit(key, a) - 1 }
 
+    /// `range` spread by attribute `a`: 0 without hashing when there is no range.
+    @inline(__always)
+    static func spread(_ range: Double, _ key: UInt64, _ a: Attribute) -> Double {
+        range == 0 ? 0 : range * signed(key, a)
+    }
+
     /// The numbers of cell `i`'s particles that may be alive at `t`, oldest first (each is
     /// checked against its own lifetime by `particle`); `nil` when none can be. At most
     /// `population(of:) + 2` of them.
@@ -77,18 +83,19 @@ extension EmitterContent {
         let birth = Double(index) / r, age = t - birth
         guard age >= 0 else { return nil }
         let key = key(cell: i, index: index)
-        let life = max(0, (c.lifetime + c.lifetimeRange * Self.signed(key, .lifetime)) * lifetime)
+        let life = max(0, (c.lifetime + Self.spread(c.lifetimeRange, key, .lifetime)) * lifetime)
         guard age < life else { return nil }
-        let speed = (c.velocity + c.velocityRange * Self.signed(key, .velocity)) * velocity
-        let direction = c.emissionLongitude + c.emissionRange * (Self.unit(key, .direction) - 0.5)
+        let speed = (c.velocity + Self.spread(c.velocityRange, key, .velocity)) * velocity
+        let direction = c.emissionLongitude + Self.spread(c.emissionRange / 2, key, .direction)
         let start = origin(key)
         let x = start.x + speed * cos(direction) * age + c.xAcceleration * age * age / 2
         let y = start.y + speed * sin(direction) * age + c.yAcceleration * age * age / 2
-        let scale = (c.scale + c.scaleRange * Self.signed(key, .scale) + c.scaleSpeed * age) * self.scale
-        let angle = (c.spin + c.spinRange * Self.signed(key, .spin)) * spin * age
+        let scale = (c.scale + Self.spread(c.scaleRange, key, .scale) + c.scaleSpeed * age) * self.scale
+        let angle = (c.spin + Self.spread(c.spinRange, key, .spin)) * spin * age
         let spread = SIMD4(
-            Self.signed(key, .red), Self.signed(key, .green), Self.signed(key, .blue), Self.signed(key, .alpha))
-        let color = (c.color + c.colorRange * spread + c.colorSpeed * age).clamped(
+            Self.spread(c.colorRange[0], key, .red), Self.spread(c.colorRange[1], key, .green),
+            Self.spread(c.colorRange[2], key, .blue), Self.spread(c.colorRange[3], key, .alpha))
+        let color = (c.color + spread + c.colorSpeed * age).clamped(
             lowerBound: .zero, upperBound: SIMD4(repeating: 1))
         return Particle(
             cell: i, index: index, birth: birth, age: age, lifetime: life, position: Point(x: x, y: y), scale: scale,
@@ -99,6 +106,7 @@ extension EmitterContent {
     func origin(_ key: UInt64) -> Point {
         let (cx, cy) = (position.x, position.y)
         let (w, h) = (size.width, size.height)
+        if shape == .point || (shape == .circle && mode == .points) { return position }
         let u = Self.unit(key, .place), v = Self.unit(key, .along)
         switch (shape, mode) {
         case (.point, _):
