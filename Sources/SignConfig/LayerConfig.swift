@@ -8,6 +8,7 @@ import SignTiming
 extension ConfigReader {
     static let layerTypes = [
         "marquee", "plain", "text", "gradient", "shape", "image", "shimmer", "spotlight", "stream",
+        "emitter",
     ]
 
     static let commonKeys: Set<String> = Set<String>([
@@ -46,6 +47,7 @@ extension ConfigReader {
         case "shape": allowed.formUnion(Self.shapeKeys)
         case "image": allowed.formUnion(Self.imageKeys)
         case "stream": allowed.formUnion(Self.streamKeys)
+        case "emitter": allowed.formUnion(Self.emitterKeys)
         default: break
         }
         rejectUnknownKeys(t, at: path, allowed: allowed)
@@ -71,6 +73,7 @@ extension ConfigReader {
                 streamInput(t, at: path, id: layer.id, size: layer.size).map {
                     .stream(StreamContent(feed: $0.feed))
                 } ?? .none
+        case "emitter": layer.content = .emitter(emitterContent(t, at: path))
         default: break
         }
         if let mask = table(t, "mask", at: path) {

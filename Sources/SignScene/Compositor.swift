@@ -273,6 +273,8 @@ public final class Compositor {
             if let bitmap = stream.feed.current {
                 canvases[dst].draw(bitmap, in: frame, scaling: .nearest, opacity: opacity, clip: clip, mask: mask)
             }
+        case .emitter(let emitter):
+            canvases[dst].draw(emitter, at: context.time, origin: frame.origin, opacity: opacity, clip: clip, mask: mask)
         case .shape(let shape):
             let path = RoundedRect(
                 rect: shape.path.rect.offsetBy(dx: frame.minX, dy: frame.minY), cornerRadius: shape.path.cornerRadius)

@@ -19,6 +19,8 @@ public struct Layer: Sendable, Equatable {
         case image(ImageContent)
         /// Pixels another program streams (DDP, E1.31, Art-Net), the newest complete frame.
         case stream(StreamContent)
+        /// `CAEmitterLayer`: particles from its cells, a pure function of the layer's time.
+        case emitter(EmitterContent)
     }
 
     public var id: String

@@ -83,6 +83,8 @@ public final class PreparedLayer: @unchecked Sendable {
         var changesByItself = !animatedIcons.isEmpty
         if case .stream = layer.content { changesByItself = true }
         if case .image(let image) = layer.content, image.image.isAnimated { changesByItself = true }
+        // An emitter's particles move with time whatever its animations do.
+        if case .emitter = layer.content { changesByItself = true }
         isStatic =
             !changesByItself && layer.animations.isEmpty && sublayers.allSatisfy(\.isStatic) && mask.allSatisfy(\.isStatic)
         // A line with animated icons is several paints (the line, then each icon).
@@ -164,7 +166,8 @@ public final class PreparedLayer: @unchecked Sendable {
         if layer.masksToBounds { return layer.frame }
         guard sublayers.isEmpty else { return nil }
         switch layer.content {
-        case .shape: return nil
+        // Particles fly past the frame unless it clips them.
+        case .shape, .emitter: return nil
         // A repeating strip runs on sideways past its frame.
         case .text(let t) where t.repeatGap != nil: return nil
         // Background, border, gradient, image and (clipped) text stay inside the frame.
@@ -186,6 +189,9 @@ public final class PreparedLayer: @unchecked Sendable {
                 model.masksToBounds
                 && (model.cornerRadius > 0 || model.animations.contains { $0.keyPaths.contains(.cornerRadius) })
             return only.drawsOnce && only.mask.isEmpty && only.sublayers.isEmpty && !roundedClip
+        case .emitter:
+            // Each particle is a paint of its own.
+            return false
         case .shape(let shape):
             // A fill and a stroke are two paints.
             return sublayers.isEmpty && (shape.fill == nil || shape.stroke == nil)

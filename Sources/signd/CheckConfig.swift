@@ -15,7 +15,13 @@ struct CheckConfig: ParsableCommand {
     func run() throws {
         let fonts = try FontLibrary()
         do {
-            _ = try ConfigLoader.load(path: file, fonts: fonts)
+            let config = try ConfigLoader.load(path: file, fonts: fonts)
+            // Particles are bounded: say how many each emitter may draw.
+            for case .layer(let layer) in config.layers {
+                for (path, emitter) in layer.emitters {
+                    print("\(file): layer \"\(path)\": \(emitter.populationSummary)")
+                }
+            }
         } catch {
             writeStandardError(error.description + "\n")
             throw ExitCode(1)

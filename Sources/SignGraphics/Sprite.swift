@@ -1,0 +1,148 @@
+import Glibc
+
+/// A small picture drawn centred on a point, scaled and turned: a particle. Its pixels are
+/// found by taking each board pixel's centre back into the sprite (the inverse rotation),
+/// so any size and angle samples cleanly without a transformed copy.
+public struct Sprite: Sendable, Equatable {
+    /// What the sprite shows before its colour multiplies it.
+    public enum Look: Sendable, Equatable {
+        /// A disc as wide as the sprite, with analytic coverage at its edge.
+        case circle
+        /// A square as wide as the sprite (turned with it), with analytic coverage.
+        case square
+        /// An image stretched over the sprite, sampled bilinearly; outside it is transparent.
+        case image(ImageBitmap)
+    }
+
+    /// How the sprite's pixels join what is under them.
+    public enum Blend: Sendable, Equatable {
+        /// Premultiplied source-over.
+        case over
+        /// Added, each channel held at full (Core Animation's additive render mode).
+        case additive
+    }
+
+    public var look: Look
+    /// The sprite's size in pixels before `scale` (an image's own size; a shape's width).
+    public var width: Double
+    public var height: Double
+
+    public init(look: Look, width: Double, height: Double) {
+        self.look = look
+        self.width = width
+        self.height = height
+    }
+}
+
+extension Canvas {
+    /// The largest sprite drawn, in pixels across: a larger one is drawn this size.
+    public static let largestSprite = 100_000.0
+
+    /// Draws `sprite` centred at `center`, scaled by `scale`, turned by `angle` radians
+    /// (clockwise on the board, whose y runs down), multiplied by `color` (premultiplied,
+    /// 0...1), clipped to `clip` and scaled by `mask`.
+    public mutating func draw(
+        _ sprite: Sprite, center: Point, scale: Double, angle: Double, color: SIMD4<Float>, blend: Sprite.Blend,
+        clip: Rect, mask: CoverageMask? = nil
+    ) {
+        // Far larger than any board is as large as that: every sum below stays finite.
+        let w = min(sprite.width * scale, Self.largestSprite), h = min(sprite.height * scale, Self.largestSprite)
+        guard w > 0, h > 0, w.isFinite, h.isFinite, color[3] > 0, center.x.isFinite, center.y.isFinite,
+            angle.isFinite
+        else { return }
+        let hw = Float(w / 2), hh = Float(h / 2)
+        // A shape thinner than a pixel keeps its area rather than its width: its coverage is
+        // that of a pixel-wide shape times how much thinner it is.
+        let fx = min(1, 2 * hw), fy = min(1, 2 * hh)
+        let rx = max(hw, 0.5), ry = max(hh, 0.5)
+        // A circle looks the same turned: no turn to compute.
+        let c: Float, s: Float
+        if case .circle = sprite.look { (c, s) = (1, 0) } else { (c, s) = (Float(cos(angle)), Float(sin(angle))) }
+        // Half the extent of the turned rectangle as far as any coverage reaches: a shape's
+        // edge pixel, half a pixel out (a quarter more where it is turned); an image's outer
+        // texels, blended half a texel out.
+        let (ox, oy): (Float, Float)
+        if case .image(let image) = sprite.look {
+            (ox, oy) = (hw * (1 + 1 / Float(max(image.width, 1))), hh * (1 + 1 / Float(max(image.height, 1))))
+        } else {
+            (ox, oy) = (rx, ry)
+        }
+        let ex = Double(abs(c) * ox + abs(s) * oy) + 0.25, ey = Double(abs(s) * ox + abs(c) * oy) + 0.25
+        let box = Rect(x: center.x - ex, y: center.y - ey, width: 2 * ex, height: 2 * ey).intersection(clip)
+        guard box.width > 0, box.height > 0 else { return }
+        let bounds = box.pixelBounds(clippedTo: width, height)
+        let spreadColor = Canvas.spread(Canvas.pixel(color))
+        let cx = Float(center.x), cy = Float(center.y)
+        let add = blend == .additive
+        switch sprite.look {
+        case .circle, .square:
+            let round = sprite.look == .circle
+            let radius = min(rx, ry), thin = min(fx, fy) * min(fx, fy)
+            paint(within: bounds, mask: mask) { blitter, b in
+                for y in b.y0..<b.y1 {
+                    let dy = Float(y) + 0.5 - cy
+                    let line = blitter.row(y)
+                    for x in b.x0..<b.x1 {
+                        let dx = Float(x) + 0.5 - cx
+                        let u = c * dx + s * dy, v = c * dy - s * dx
+                        let coverage: Float
+                        if round {
+                            let d = (u * u + v * v).squareRoot()
+                            coverage = min(max(radius + 0.5 - d, 0), 1) * thin
+                        } else {
+                            coverage =
+                                min(max(rx + 0.5 - abs(u), 0), 1) * fx * min(max(ry + 0.5 - abs(v), 0), 1) * fy
+                        }
+                        guard coverage > 0 else { continue }
+                        line.put(spreadColor, factor: Canvas.factor(coverage), additive: add, at: x)
+                    }
+                }
+            }
+        case .image(let image):
+            guard image.width > 0, image.height > 0 else { return }
+            let iw = image.width, ih = image.height
+            // Texels per sprite pixel, across and down.
+            let sx = Float(iw) / (2 * hw), sy = Float(ih) / (2 * hh)
+            image.pixels.withUnsafeBufferPointer { src in
+                @inline(__always) func texel(_ i: Int, _ j: Int) -> SIMD4<Float> {
+                    guard i >= 0, j >= 0, i < iw, j < ih else { return .zero }
+                    return src[j &* iw &+ i]
+                }
+                paint(within: bounds, mask: mask) { blitter, b in
+                    for y in b.y0..<b.y1 {
+                        let dy = Float(y) + 0.5 - cy
+                        let line = blitter.row(y)
+                        for x in b.x0..<b.x1 {
+                            let dx = Float(x) + 0.5 - cx
+                            let u = (c * dx + s * dy + hw) * sx - 0.5, v = (c * dy - s * dx + hh) * sy - 0.5
+                            guard u > -1, v > -1, u < Float(iw), v < Float(ih) else { continue }
+                            let i = Int(u.rounded(.down)), j = Int(v.rounded(.down))
+                            let tx = u - Float(i), ty = v - Float(j)
+                            let top = texel(i, j) * (1 - tx) + texel(i + 1, j) * tx
+                            let bottom = texel(i, j + 1) * (1 - tx) + texel(i + 1, j + 1) * tx
+                            let p = (top * (1 - ty) + bottom * ty) * color
+                            guard p[3] > 0 || (add && p != .zero) else { continue }
+                            line.put(Canvas.spread(Canvas.pixel(p)), factor: 255, additive: add, at: x)
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
+extension Blitter.Row {
+    /// `color` (spread) at `factor / 255` and the mask at column `x`: composited
+    /// (`blend`), or added with each channel held at 255.
+    @inline(__always)
+    func put(_ color: UInt64, factor: UInt64, additive: Bool, at x: Int) {
+        guard additive else { return blend(color, factor: factor, at: x) }
+        var f = factor
+        if let mask { f = Canvas.product(f, UInt64(mask[x])) }
+        if f == 0 { return }
+        let sum = Canvas.scale(color, by: f) &+ Canvas.spread(dst[x])
+        // A lane past 255 has its bit 8 set: that lane becomes 255.
+        let over = (sum >> 8) & 0x0001_0001_0001_0001
+        dst[x] = Canvas.pack((sum | over &* 0xFF) & 0x00FF_00FF_00FF_00FF)
+    }
+}

@@ -1,0 +1,183 @@
+import Glibc
+import SignGraphics
+
+/// One particle as it is at a time: which cell emitted it and which of that cell's particles
+/// it is, when it was born, and where and how it shows.
+public struct Particle: Sendable, Equatable {
+    public var cell: Int
+    /// The particle's number in its cell's schedule: born at `index / rate`.
+    public var index: Int
+    public var birth: Double
+    public var age: Double
+    public var lifetime: Double
+    /// In the emitter layer's own coordinates.
+    public var position: Point
+    public var scale: Double
+    /// Radians turned since birth.
+    public var angle: Double
+    /// Straight red, green, blue, alpha, each held to 0...1.
+    public var color: SIMD4<Double>
+}
+
+/// The particles of an emitter at a time, computed from nothing but that time: particle `k`
+/// of a cell is born at `k / rate` (the layer's local time 0 the first), lives its
+/// lifetime, and every random attribute is a hash of (seed, cell, k, attribute). Position is
+/// `p0 + v age + a age² / 2`; scale, spin and colour change linearly with age. No state is
+/// carried between frames, so any frame can be drawn first and any board shows the same.
+extension EmitterContent {
+    /// The random attributes a particle draws, each from its own stream of the hash.
+    enum Attribute: UInt64 {
+        case lifetime, velocity, direction, place, along, scale, spin, red, green, blue, alpha
+    }
+
+    /// SplitMix64's finaliser: a bijection of 64-bit words that mixes every input bit into
+    /// every output bit.
+    @inline(__always)
+    static func mix(_ z: UInt64) -> UInt64 {
+        var z = z
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+
+    /// The hash a particle's attributes are drawn from.
+    @inline(__always)
+    func key(cell: Int, index: Int) -> UInt64 {
+        let stream = Self.mix(UInt64(seed) << 8 | UInt64(truncatingIfNeeded: cell & 0xFF))
+        return Self.mix(stream &+ UInt64(truncatingIfNeeded: index) &* 0x9E37_79B9_7F4A_7C15)
+    }
+
+    /// Attribute `a` of the particle with `key`, uniform in 0..<1.
+    @inline(__always)
+    static func unit(_ key: UInt64, _ a: Attribute) -> Double {
+        Double(mix(key &+ (a.rawValue &+ 1) &* 0x9E37_79B9_7F4A_7C15) >> 11) * 0x1p-53
+    }
+
+    /// The same in -1..<1: how a range spreads a value both ways.
+    @inline(__always)
+    static func signed(_ key: UInt64, _ a: Attribute) -> Double { 2 * unit(key, a) - 1 }
+
+    /// `range` spread by attribute `a`: 0 without hashing when there is no range.
+    @inline(__always)
+    static func spread(_ range: Double, _ key: UInt64, _ a: Attribute) -> Double {
+        range == 0 ? 0 : range * signed(key, a)
+    }
+
+    /// The numbers of cell `i`'s particles that may be alive at `t`, oldest first (each is
+    /// checked against its own lifetime by `particle`); `nil` when none can be. At most
+    /// `population(of:) + 2` of them.
+    public func candidates(of i: Int, at t: Double) -> ClosedRange<Int>? {
+        let r = rate(of: i), life = longestLife(of: i)
+        guard r > 0, life > 0, t.isFinite, t >= 0 else { return nil }
+        let newest = (t * r).rounded(.down), oldest = max(0, ((t - life) * r).rounded(.down))
+        // Far beyond any scene's time: nothing rather than a count that cannot be held.
+        guard newest < 0x1p52 else { return nil }
+        return Int(oldest)...Int(newest)
+    }
+
+    /// Particle `index` of cell `i` at the layer's time `t`; `nil` when it is not alive then.
+    public func particle(cell i: Int, index: Int, at t: Double) -> Particle? {
+        let c = cells[i]
+        let r = rate(of: i)
+        guard r > 0, index >= 0 else { return nil }
+        let birth = Double(index) / r, age = t - birth
+        guard age >= 0 else { return nil }
+        let key = key(cell: i, index: index)
+        let life = max(0, (c.lifetime + Self.spread(c.lifetimeRange, key, .lifetime)) * lifetime)
+        guard age < life else { return nil }
+        let speed = (c.velocity + Self.spread(c.velocityRange, key, .velocity)) * velocity
+        let direction = c.emissionLongitude + Self.spread(c.emissionRange / 2, key, .direction)
+        let start = origin(key)
+        let x = start.x + speed * cos(direction) * age + c.xAcceleration * age * age / 2
+        let y = start.y + speed * sin(direction) * age + c.yAcceleration * age * age / 2
+        let scale = (c.scale + Self.spread(c.scaleRange, key, .scale) + c.scaleSpeed * age) * self.scale
+        let angle = (c.spin + Self.spread(c.spinRange, key, .spin)) * spin * age
+        let spread = SIMD4(
+            Self.spread(c.colorRange[0], key, .red), Self.spread(c.colorRange[1], key, .green),
+            Self.spread(c.colorRange[2], key, .blue), Self.spread(c.colorRange[3], key, .alpha))
+        let color = (c.color + spread + c.colorSpeed * age).clamped(
+            lowerBound: .zero, upperBound: SIMD4(repeating: 1))
+        return Particle(
+            cell: i, index: index, birth: birth, age: age, lifetime: life, position: Point(x: x, y: y), scale: scale,
+            angle: angle, color: color)
+    }
+
+    /// Where the particle with `key` is born: on the emitter's shape as its mode says.
+    func origin(_ key: UInt64) -> Point {
+        let (cx, cy) = (position.x, position.y)
+        let (w, h) = (size.width, size.height)
+        if shape == .point || (shape == .circle && mode == .points) { return position }
+        let u = Self.unit(key, .place), v = Self.unit(key, .along)
+        switch (shape, mode) {
+        case (.point, _):
+            return position
+        case (.line, .points):
+            return Point(x: cx + (u < 0.5 ? -w / 2 : w / 2), y: cy)
+        case (.line, _):
+            return Point(x: cx + (u - 0.5) * w, y: cy)
+        case (.rectangle, .points):
+            let corner = Int(u * 4)
+            return Point(x: cx + (corner & 1 == 0 ? -w / 2 : w / 2), y: cy + (corner < 2 ? -h / 2 : h / 2))
+        case (.rectangle, .outline):
+            // A place along the perimeter, side by side.
+            let perimeter = 2 * (w + h)
+            guard perimeter > 0 else { return position }
+            var d = u * perimeter
+            if d < w { return Point(x: cx - w / 2 + d, y: cy - h / 2) }
+            d -= w
+            if d < h { return Point(x: cx + w / 2, y: cy - h / 2 + d) }
+            d -= h
+            if d < w { return Point(x: cx + w / 2 - d, y: cy + h / 2) }
+            return Point(x: cx - w / 2, y: cy + h / 2 - (d - w))
+        case (.rectangle, _):
+            return Point(x: cx + (u - 0.5) * w, y: cy + (v - 0.5) * h)
+        case (.circle, .points):
+            return position
+        case (.circle, .outline):
+            let a = 2 * Double.pi * u
+            return Point(x: cx + w / 2 * cos(a), y: cy + w / 2 * sin(a))
+        case (.circle, _):
+            // Uniform over the disc's area.
+            let a = 2 * Double.pi * u, d = w / 2 * v.squareRoot()
+            return Point(x: cx + d * cos(a), y: cy + d * sin(a))
+        }
+    }
+
+    /// Calls `body` with every particle alive at `t`, in the order `renderMode` draws them.
+    /// Allocates nothing: the cells' places in a merge are kept on the stack.
+    public func forEachParticle(at t: Double, _ body: (Particle) -> Void) {
+        let n = min(cells.count, Self.maxCells)
+        switch renderMode {
+        case .unordered, .additive:
+            for i in 0..<n {
+                guard let range = candidates(of: i, at: t) else { continue }
+                for k in range {
+                    if let p = particle(cell: i, index: k, at: t) { body(p) }
+                }
+            }
+        case .oldestFirst, .oldestLast:
+            let oldestFirst = renderMode == .oldestFirst
+            withUnsafeTemporaryAllocation(of: (next: Int, end: Int).self, capacity: Self.maxCells) { cursor in
+                for i in 0..<n {
+                    if let range = candidates(of: i, at: t) {
+                        cursor[i] = oldestFirst ? (range.lowerBound, range.upperBound + 1) : (range.upperBound, range.lowerBound - 1)
+                    } else {
+                        cursor[i] = (0, 0)
+                    }
+                }
+                while true {
+                    // The cell whose next particle was born first (last), the lower cell on a tie.
+                    var chosen = -1, when = 0.0
+                    for i in 0..<n where cursor[i].next != cursor[i].end {
+                        let birth = Double(cursor[i].next) / rate(of: i)
+                        if chosen < 0 || (oldestFirst ? birth < when : birth > when) { (chosen, when) = (i, birth) }
+                    }
+                    guard chosen >= 0 else { return }
+                    let k = cursor[chosen].next
+                    cursor[chosen].next += oldestFirst ? 1 : -1
+                    if let p = particle(cell: chosen, index: k, at: t) { body(p) }
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,113 @@
+import Glibc
+import SignGraphics
+import Testing
+
+@Suite("Sprites")
+struct SpriteTests {
+    static let white = SIMD4<Float>(1, 1, 1, 1)
+    static let board = Rect(x: 0, y: 0, width: 32, height: 32)
+
+    /// The summed alpha of a canvas, in pixels.
+    static func area(_ canvas: Canvas) -> Double {
+        canvas.pixels.reduce(0) { $0 + Double($1 >> 24) } / 255
+    }
+
+    @Test("a circle's coverage adds up to its area (within a tenth of a pixel per pixel of edge)")
+    func circleArea() {
+        for diameter in [2.0, 5.0, 9.5] {
+            var canvas = Canvas(width: 32, height: 32)
+            canvas.draw(
+                Sprite(look: .circle, width: diameter, height: diameter), center: Point(x: 16.3, y: 15.8), scale: 1,
+                angle: 0, color: Self.white, blend: .over, clip: Self.board)
+            let expected = Double.pi * diameter * diameter / 4
+            #expect(abs(Self.area(canvas) - expected) < 0.1 * Double.pi * diameter, "diameter \(diameter)")
+        }
+    }
+
+    @Test("a sprite narrower than a pixel keeps its area: a 0.5 px square covers a quarter pixel")
+    func thinSprite() {
+        var canvas = Canvas(width: 4, height: 4)
+        canvas.draw(
+            Sprite(look: .square, width: 1, height: 1), center: Point(x: 1.5, y: 1.5), scale: 0.5, angle: 0,
+            color: Self.white, blend: .over, clip: Rect(x: 0, y: 0, width: 4, height: 4))
+        #expect(canvas.pixels[1 * 4 + 1] >> 24 == 64)
+        #expect(Self.area(canvas) < 0.26)
+    }
+
+    @Test("a square turned a quarter turn covers what it covered unturned; turned 45 degrees, its area")
+    func turnedSquare() {
+        func drawn(_ angle: Double) -> Canvas {
+            var canvas = Canvas(width: 32, height: 32)
+            canvas.draw(
+                Sprite(look: .square, width: 6, height: 6), center: Point(x: 16, y: 16), scale: 1, angle: angle,
+                color: Self.white, blend: .over, clip: Self.board)
+            return canvas
+        }
+        #expect(drawn(0).pixels == drawn(Double.pi / 2).pixels)
+        #expect(abs(Self.area(drawn(Double.pi / 4)) - 36) < 1.5)
+        // Turned, it reaches the corners' diagonal: 6 / 2 x sqrt 2 = 4.24 px from the centre.
+        let turned = drawn(Double.pi / 4)
+        #expect(turned.pixels[16 * 32 + 12] >> 24 > 150)
+        #expect(drawn(0).pixels[16 * 32 + 12] >> 24 == 0)
+    }
+
+    @Test("an image sprite at scale 1, unturned and on the pixel grid, draws the image's pixels")
+    func imageOnGrid() {
+        let rgba: [UInt8] = [255, 0, 0, 255, 0, 255, 0, 255, 0, 0, 255, 255, 255, 255, 255, 128]
+        let image = ImageBitmap(width: 2, height: 2, straightRGBA: rgba)
+        var canvas = Canvas(width: 8, height: 8)
+        canvas.draw(
+            Sprite(look: .image(image), width: 2, height: 2), center: Point(x: 4, y: 4), scale: 1, angle: 0,
+            color: Self.white, blend: .over, clip: Rect(x: 0, y: 0, width: 8, height: 8))
+        #expect(canvas.pixels[3 * 8 + 3] == image.packed[0])
+        #expect(canvas.pixels[3 * 8 + 4] == image.packed[1])
+        #expect(canvas.pixels[4 * 8 + 3] == image.packed[2])
+        #expect(canvas.pixels[4 * 8 + 4] == image.packed[3])
+        #expect(canvas.pixels[2 * 8 + 3] == 0 && canvas.pixels[3 * 8 + 5] == 0)
+    }
+
+    @Test("the colour multiplies the contents: a white image tinted half-transparent red is that red")
+    func tint() {
+        let image = ImageBitmap(width: 1, height: 1, straightRGBA: [255, 255, 255, 255])
+        var canvas = Canvas(width: 3, height: 3)
+        canvas.draw(
+            Sprite(look: .image(image), width: 1, height: 1), center: Point(x: 1.5, y: 1.5), scale: 1, angle: 0,
+            color: SIMD4(0.5, 0, 0, 0.5), blend: .over, clip: Rect(x: 0, y: 0, width: 3, height: 3))
+        #expect(canvas.pixels[4] == Canvas.pixel(SIMD4(0.5, 0, 0, 0.5)))
+    }
+
+    @Test("additive blending adds channels and holds them at full; source-over does not add")
+    func additive() {
+        func drawn(_ blend: Sprite.Blend) -> Canvas {
+            var canvas = Canvas(width: 3, height: 3)
+            for _ in 0..<3 {
+                canvas.draw(
+                    Sprite(look: .square, width: 1, height: 1), center: Point(x: 1.5, y: 1.5), scale: 1, angle: 0,
+                    color: SIMD4(0.4, 0.1, 0, 0.4), blend: blend, clip: Rect(x: 0, y: 0, width: 3, height: 3))
+            }
+            return canvas
+        }
+        let added = drawn(.additive).pixels[4]
+        #expect(added & 0xFF == 255)  // 3 x 102 held at 255
+        #expect((added >> 8) & 0xFF == 78)  // 3 x 26 (0.1 x 255 rounded)
+        #expect(added >> 24 == 255)
+        let over = drawn(.over).pixels[4]
+        #expect(over & 0xFF < 255 && over >> 24 < 255)
+    }
+
+    @Test("a sprite is clipped: nothing is drawn outside the clip, nothing off the canvas")
+    func clipped() {
+        var canvas = Canvas(width: 8, height: 8)
+        canvas.draw(
+            Sprite(look: .circle, width: 6, height: 6), center: Point(x: 4, y: 4), scale: 1, angle: 0.3,
+            color: Self.white, blend: .over, clip: Rect(x: 0, y: 0, width: 4, height: 8))
+        for y in 0..<8 { for x in 4..<8 { #expect(canvas.pixels[y * 8 + x] == 0) } }
+        // Far off the canvas, huge, or not a number: nothing, and no trap.
+        for (center, scale) in [(Point(x: -1e12, y: 3), 1.0), (Point(x: 4, y: 4), 1e300), (Point(x: .nan, y: 0), 1)] {
+            var c = Canvas(width: 8, height: 8)
+            c.draw(
+                Sprite(look: .square, width: 2, height: 2), center: center, scale: scale, angle: 0, color: Self.white,
+                blend: .over, clip: Rect(x: 0, y: 0, width: 8, height: 8))
+        }
+    }
+}
