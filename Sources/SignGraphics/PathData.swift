@@ -29,6 +29,24 @@ public enum PathData {
         return try reader.path()
     }
 
+    /// `path` written as path data, absolute commands only (M L Q C Z), which reads back
+    /// as the same path.
+    public static func string(for path: Path) -> String {
+        func n(_ v: Double) -> String {
+            v == v.rounded() && abs(v) < 1e15 ? String(Int(v)) : "\(v)"
+        }
+        func p(_ q: Point) -> String { "\(n(q.x)) \(n(q.y))" }
+        return path.elements.map { e in
+            switch e {
+            case .move(let a): return "M \(p(a))"
+            case .line(let a): return "L \(p(a))"
+            case .quadCurve(let c, let a): return "Q \(p(c)) \(p(a))"
+            case .curve(let c1, let c2, let a): return "C \(p(c1)) \(p(c2)) \(p(a))"
+            case .close: return "Z"
+            }
+        }.joined(separator: " ")
+    }
+
     private struct Reader {
         let bytes: [UInt8]
         var i = 0

@@ -264,6 +264,9 @@ public final class Compositor {
             if let bitmap = stream.feed.current {
                 canvases[dst].draw(bitmap, in: frame, scaling: .nearest, opacity: opacity, clip: clip, mask: mask)
             }
+        case .shape(let shape) where shape.pathData != nil:
+            prepared.shapeRaster?.draw(
+                shape, origin: frame.origin, opacity: opacity, clip: clip, mask: mask, on: &canvases[dst])
         case .shape(let shape):
             let path = RoundedRect(
                 rect: shape.path.rect.offsetBy(dx: frame.minX, dy: frame.minY), cornerRadius: shape.path.cornerRadius)
