@@ -48,9 +48,18 @@ public final class PathRasterizer {
     public func stroke(_ path: Path, style: StrokeStyle, offset: Point = .zero, into mask: inout CoverageMask) {
         begin(mask)
         polylines.flatten(path, offset: offset, tolerance: Self.tolerance)
+        // A part of the path (a dash, a cut end) never holds more than its points and two ends.
+        scratch.reserveCapacity(polylines.points.count + 2)
         var stroker = PathStroker(style: style, rasterizer: self)
         stroker.stroke()
         finish(.nonZero, into: &mask)
+    }
+
+    /// Makes the buffers large enough for masks of up to `width` x `height` pixels, so no
+    /// later path within them allocates.
+    public func reserve(width: Int, height: Int) {
+        let count = (width + 2) * height
+        if cells.count < count { cells = [Float](repeating: 0, count: count) }
     }
 
     private func begin(_ mask: CoverageMask) {

@@ -79,8 +79,10 @@ struct PathStroker {
                 phase = 0
             }
         }
-        var u = 0.0
-        while u <= len && dashes < Self.maxDashes {
+        var u = 0.0, steps = 0
+        // Bounded by steps, not only by dashes drawn: dashes outside the cut are not drawn.
+        while u <= len && dashes < Self.maxDashes && steps < 2 * Self.maxDashes {
+            steps += 1
             let end = u + remaining
             if on {
                 let lo = max(u, a), hi = min(end, b)

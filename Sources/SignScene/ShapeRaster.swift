@@ -40,6 +40,7 @@ final class ShapeRaster: Sendable {
             if let fill = shape.fill {
                 let key = Key(path: path, origin: origin, clip: clip, rule: shape.fillRule, style: nil)
                 if kept.fillKey != key {
+                    kept.rasterizer.reserve(width: canvas.width, height: canvas.height)
                     Self.reshape(&kept.fill, box, reach: 1, clip: clip, canvas)
                     kept.rasterizer.fill(path, rule: shape.fillRule, offset: origin, into: &kept.fill)
                     kept.fillKey = key
@@ -50,6 +51,7 @@ final class ShapeRaster: Sendable {
                 let style = shape.strokeStyle
                 let key = Key(path: path, origin: origin, clip: clip, rule: .nonZero, style: style)
                 if kept.strokeKey != key {
+                    kept.rasterizer.reserve(width: canvas.width, height: canvas.height)
                     Self.reshape(&kept.stroke, box, reach: style.reach + 1, clip: clip, canvas)
                     kept.rasterizer.stroke(path, style: style, offset: origin, into: &kept.stroke)
                     kept.strokeKey = key
