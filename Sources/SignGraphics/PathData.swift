@@ -24,7 +24,8 @@ public enum PathData {
         var reader = Reader(Array(text.utf8))
         guard reader.bytes.count <= maxLength else {
             throw Failure(
-                offset: maxLength, message: "path data is \(reader.bytes.count) bytes, more than the limit of \(maxLength)")
+                offset: maxLength,
+                message: "path data is \(reader.bytes.count) bytes, more than the limit of \(maxLength)")
         }
         return try reader.path()
     }
@@ -161,7 +162,9 @@ public enum PathData {
                 let rotation = try number(after: commandAt)
                 let large = try flag(), sweep = try flag()
                 let to = try p(number(after: commandAt), number(after: commandAt))
-                for e in Arc.curves(from: current, to: to, rx: rx, ry: ry, rotation: rotation, large: large, sweep: sweep) {
+                for e in Arc.curves(
+                    from: current, to: to, rx: rx, ry: ry, rotation: rotation, large: large, sweep: sweep)
+                {
                     add(e, points: e.points.count)
                 }
                 current = to
@@ -171,7 +174,8 @@ public enum PathData {
             lastCubicControl = cubic
             lastQuadControl = quad
             if points > PathData.maxPoints {
-                throw Failure(offset: commandAt, message: "the path holds more than \(PathData.maxPoints) points (the limit)")
+                throw Failure(
+                    offset: commandAt, message: "the path holds more than \(PathData.maxPoints) points (the limit)")
             }
         }
 
@@ -205,7 +209,8 @@ public enum PathData {
 
         func startsNumber(_ at: Int) -> Bool {
             let b = bytes[at]
-            return (b >= 0x30 && b <= 0x39) || b == UInt8(ascii: "-") || b == UInt8(ascii: "+") || b == UInt8(ascii: ".")
+            return (b >= 0x30 && b <= 0x39) || b == UInt8(ascii: "-") || b == UInt8(ascii: "+")
+                || b == UInt8(ascii: ".")
         }
 
         func isDigit(_ at: Int) -> Bool { at < bytes.count && bytes[at] >= 0x30 && bytes[at] <= 0x39 }

@@ -258,7 +258,9 @@ struct PathStroker {
         }
     }
 
-    private func distance(_ p: Point, _ q: Point) -> Double { ((q.x - p.x) * (q.x - p.x) + (q.y - p.y) * (q.y - p.y)).squareRoot() }
+    private func distance(_ p: Point, _ q: Point) -> Double {
+        ((q.x - p.x) * (q.x - p.x) + (q.y - p.y) * (q.y - p.y)).squareRoot()
+    }
 
     private func unit(_ p: Point, _ q: Point) -> Point {
         let l = distance(p, q)

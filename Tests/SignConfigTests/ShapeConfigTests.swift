@@ -51,7 +51,10 @@ struct ShapeConfigTests {
     @Test("bad path data is a problem at its line naming the character and what was wrong")
     func badPathData() {
         let problems = configProblems("[[layer]]\ntype = \"shape\"\npath = \"M 2 2 L 30\"\n")
-        #expect(problems == ["t.toml:3: layer[0].path: path data at character 10: expected a number for \"L\", found the end"])
+        #expect(
+            problems == [
+                "t.toml:3: layer[0].path: path data at character 10: expected a number for \"L\", found the end"
+            ])
     }
 
     @Test("a million-point path is refused, naming the limit: the file's size, or the path data's at its line")

@@ -64,13 +64,15 @@ struct PathDataTests {
         #expect(try PathData.parse("M4 4A5 5 0 0 1 4 4").elements == [.move(p(4, 4))])
     }
 
-    @Test("errors name the character offset and what was wrong", arguments: [
-        ("L 1 2", 0, "starts with a move"),
-        ("M 1 2 L 3", 9, "expected a number for \"L\""),
-        ("M 1 2 X 3 4", 6, "\"X\" is not a path command"),
-        ("M 0 0 A 1 1 0 2 0 4 4", 14, "arc flag"),
-        ("M 0 0 L 1e999 0", 8, "not a finite number"),
-    ])
+    @Test(
+        "errors name the character offset and what was wrong",
+        arguments: [
+            ("L 1 2", 0, "starts with a move"),
+            ("M 1 2 L 3", 9, "expected a number for \"L\""),
+            ("M 1 2 X 3 4", 6, "\"X\" is not a path command"),
+            ("M 0 0 A 1 1 0 2 0 4 4", 14, "arc flag"),
+            ("M 0 0 L 1e999 0", 8, "not a finite number"),
+        ])
     func errors(_ input: String, _ offset: Int, _ words: String) {
         #expect {
             try PathData.parse(input)

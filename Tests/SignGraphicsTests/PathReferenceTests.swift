@@ -22,7 +22,10 @@ struct PathReferenceTests {
 
     static let star: (String, [[any Sendable]]) = (
         "M 24 3 L 36 37 L 5 15 L 43 15 L 12 37 Z",
-        [["move_to", 24, 3], ["line_to", 36, 37], ["line_to", 5, 15], ["line_to", 43, 15], ["line_to", 12, 37], ["close_path"]]
+        [
+            ["move_to", 24, 3], ["line_to", 36, 37], ["line_to", 5, 15], ["line_to", 43, 15], ["line_to", 12, 37],
+            ["close_path"],
+        ]
     )
     static let zigzag: (String, [[any Sendable]]) = (
         "M6 30l8-20 8 20 8-20 8 14",
@@ -41,8 +44,12 @@ struct PathReferenceTests {
         Case(name: "star filled non-zero", svg: star.0, ops: star.1, fill: .nonZero),
         Case(name: "star filled even-odd", svg: star.0, ops: star.1, fill: .evenOdd),
         Case(
-            name: "ring of two circles even-odd, arcs", svg: "M8 20A16 16 0 1 1 40 20A16 16 0 1 1 8 20ZM16 20a8 8 0 0 0 16 0a8 8 0 0 0-16 0z",
-            ops: [["arc", 24, 20, 16, Double.pi, 3 * Double.pi], ["close_path"], ["arc_negative", 24, 20, 8, Double.pi, -Double.pi], ["close_path"]],
+            name: "ring of two circles even-odd, arcs",
+            svg: "M8 20A16 16 0 1 1 40 20A16 16 0 1 1 8 20ZM16 20a8 8 0 0 0 16 0a8 8 0 0 0-16 0z",
+            ops: [
+                ["arc", 24, 20, 16, Double.pi, 3 * Double.pi], ["close_path"],
+                ["arc_negative", 24, 20, 8, Double.pi, -Double.pi], ["close_path"],
+            ],
             fill: .evenOdd),
         Case(
             name: "quadratic and smooth quadratic fill", svg: "M4 36Q14 0 24 20T44 8V36z",
@@ -52,15 +59,20 @@ struct PathReferenceTests {
                 ["line_to", 44, 36], ["close_path"],
             ], fill: .nonZero),
         stroked("zigzag, butt caps, miter joins", zigzag, StrokeStyle(lineWidth: 3)),
-        stroked("zigzag, round caps, round joins", zigzag, StrokeStyle(lineWidth: 3.5, lineCap: .round, lineJoin: .round)),
-        stroked("zigzag, square caps, bevel joins", zigzag, StrokeStyle(lineWidth: 3, lineCap: .square, lineJoin: .bevel)),
+        stroked(
+            "zigzag, round caps, round joins", zigzag, StrokeStyle(lineWidth: 3.5, lineCap: .round, lineJoin: .round)),
+        stroked(
+            "zigzag, square caps, bevel joins", zigzag, StrokeStyle(lineWidth: 3, lineCap: .square, lineJoin: .bevel)),
         stroked("zigzag, miters over the limit bevelled", zigzag, StrokeStyle(lineWidth: 3, miterLimit: 2)),
         stroked("star outline, closed, miter joins", star, StrokeStyle(lineWidth: 1.5, miterLimit: 4)),
-        stroked("wave, dashed with a phase", wave, StrokeStyle(lineWidth: 2, lineDashPattern: [5, 3], lineDashPhase: 2)),
+        stroked(
+            "wave, dashed with a phase", wave, StrokeStyle(lineWidth: 2, lineDashPattern: [5, 3], lineDashPhase: 2)),
         stroked("wave, round dots", wave, StrokeStyle(lineWidth: 3, lineCap: .round, lineDashPattern: [0, 6])),
         stroked("wave, odd dash count", wave, StrokeStyle(lineWidth: 2, lineDashPattern: [6, 2, 3])),
         stroked("wave to strokeEnd 0.6", wave, StrokeStyle(lineWidth: 2.5, strokeEnd: 0.6)),
-        stroked("zigzag from strokeStart 0.3 to strokeEnd 0.8", zigzag, StrokeStyle(lineWidth: 2, strokeStart: 0.3, strokeEnd: 0.8)),
+        stroked(
+            "zigzag from strokeStart 0.3 to strokeEnd 0.8", zigzag,
+            StrokeStyle(lineWidth: 2, strokeStart: 0.3, strokeEnd: 0.8)),
         Case(
             name: "arc stroke, radii scaled up", svg: "M8 30A2 2 0 0 1 40 30",
             ops: [["arc", 24, 30, 16, Double.pi, 2 * Double.pi]], stroke: StrokeStyle(lineWidth: 2)),
