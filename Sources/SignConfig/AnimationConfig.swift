@@ -168,6 +168,10 @@ extension ConfigReader {
         case .size: parsed = numbers(2).map { .size(Size(width: $0[0], height: $0[1])) }
         case .rect: parsed = numbers(4).map { .rect(Rect(x: $0[0], y: $0[1], width: $0[2], height: $0[3])) }
         case .path:
+            if let text = raw.string {
+                // Path data: its own problem names where in the string it went wrong.
+                return pathData(text, at: path)
+            }
             parsed = numbers(5).map {
                 .path(RoundedRect(rect: Rect(x: $0[0], y: $0[1], width: $0[2], height: $0[3]), cornerRadius: $0[4]))
             }

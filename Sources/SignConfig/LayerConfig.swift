@@ -24,7 +24,8 @@ extension ConfigReader {
         "text", "font", "font_size", "antialias", "fallback_fonts", "color", "align", "direction", "font_features",
     ]
     static let gradientKeys: Set<String> = ["colors", "locations", "start_point", "end_point", "gradient"]
-    static let shapeKeys: Set<String> = ["path", "fill", "stroke", "stroke_colors", "line_width"]
+    static let shapeKeys: Set<String> = Set(["path", "fill", "stroke", "stroke_colors", "line_width"])
+        .union(pathShapeKeys)
     static let imageKeys: Set<String> = ["image", "scaling", "loop"]
 
     /// Deepest nesting of masks and sublayers under a top-level layer.
@@ -88,6 +89,7 @@ extension ConfigReader {
                 fonts: fonts, depth: depth + 1)
         }
         layer.animations = animations(t, at: path)
+        checkPathAnimations(layer, at: path)
         return layer
     }
 
@@ -200,9 +202,14 @@ extension ConfigReader {
 
     mutating func shapeContent(_ t: ConfigTable, at path: String, size: Size, cornerRadius: Double) -> Layer.Content {
         var shape = ShapeContent(path: RoundedRect(rect: Rect(origin: .zero, size: size), cornerRadius: cornerRadius))
-        if case .path(let p)? = value(t, "path", .path, at: path) { shape.path = p }
+        switch value(t, "path", .path, at: path) {
+        case .path(let p)?: shape.path = p
+        case .pathData(let p)?: shape.pathData = p
+        default: break
+        }
         shape.fill = color(t, "fill", at: path).map { .color($0) }
         shape.stroke = color(t, "stroke", at: path).map { .color($0) }
+        pathShape(t, at: path, into: &shape)
         if let raw = t["stroke_colors"] {
             let colors = raw.array?.compactMap { $0.string.flatMap(Color.init(parsing:)) }
             if let colors, colors.count == raw.array?.count, colors.count >= 2 {

@@ -12,6 +12,13 @@ public enum PropertyValue {
     /// Reads `raw` as a value of `property`'s kind; the message says what was expected.
     public static func parse(_ raw: JSONValue, for property: LayerProperty) throws(ControlError) -> AnimatableValue {
         let kind = property.kind
+        if kind == .path, let text = raw.stringValue {
+            do {
+                return .pathData(try PathData.parse(text))
+            } catch {
+                throw ControlError(.invalidArgument, "\"\(property.rawValue)\" path data \(error.description)")
+            }
+        }
         let numbers: [Double]? =
             raw.doubleValue.map { [$0] }
             ?? raw.arrayValue.flatMap { a in
@@ -50,6 +57,7 @@ public enum PropertyValue {
         case .numbers(let list): return numbers(Array(list))
         case .colors: return .array(value.colors!.map(hex))
         case .path(let p): return numbers([p.rect.minX, p.rect.minY, p.rect.width, p.rect.height, p.cornerRadius])
+        case .pathData(let p): return .string(PathData.string(for: p))
         }
     }
 }

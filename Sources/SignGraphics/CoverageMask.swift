@@ -3,8 +3,8 @@
 /// kept as canvas state. Canvas pixel (x, y) reads the mask at (x - x0, y - y0); outside
 /// the mask nothing is painted.
 public struct CoverageMask: Sendable {
-    public let width: Int
-    public let height: Int
+    public private(set) var width: Int
+    public private(set) var height: Int
     /// Row-major coverage, 0 (nothing painted) to 255 (painted in full).
     public var coverage: [UInt8]
     /// Where the mask's top-left pixel lies on the canvas.
@@ -14,6 +14,18 @@ public struct CoverageMask: Sendable {
     public init(width: Int, height: Int, coverage: [UInt8], x0: Int = 0, y0: Int = 0) {
         precondition(coverage.count == width * height, "coverage count does not match the size")
         (self.width, self.height, self.coverage, self.x0, self.y0) = (width, height, coverage, x0, y0)
+    }
+
+    /// Makes this mask cover `width` x `height` pixels from (`x0`, `y0`), every pixel 0; its
+    /// storage is kept, so a mask reshaped within the size it once had allocates nothing.
+    public mutating func reshape(x0: Int, y0: Int, width: Int, height: Int) {
+        (self.x0, self.y0, self.width, self.height) = (x0, y0, Swift.max(width, 0), Swift.max(height, 0))
+        let count = self.width * self.height
+        if coverage.count > count {
+            coverage.removeLast(coverage.count - count)
+        } else if coverage.count < count {
+            coverage.append(contentsOf: repeatElement(0, count: count - coverage.count))
+        }
     }
 
     /// The alpha of `canvas`, rounded to 8 bits, placed at its own origin.

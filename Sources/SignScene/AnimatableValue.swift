@@ -13,6 +13,9 @@ public enum AnimatableValue: Sendable, Hashable {
     case numbers(NumberList)
     case colors(AnimatableColors)
     case path(RoundedRect)
+    /// A shape's path given as path data: interpolated point by point between paths with
+    /// the same elements, as Core Animation interpolates `path`.
+    case pathData(Path)
 
     /// The kind of value a key path takes.
     public enum Kind: Sendable, Hashable {
@@ -28,7 +31,7 @@ public enum AnimatableValue: Sendable, Hashable {
             case .color: return "a colour such as \"#ff8800\""
             case .numbers: return "an array of numbers"
             case .colors: return "an array of colours"
-            case .path: return "[x, y, width, height, corner radius]"
+            case .path: return "[x, y, width, height, corner radius] or SVG path data"
             }
         }
     }
@@ -76,6 +79,7 @@ public enum AnimatableValue: Sendable, Hashable {
     public var numbers: NumberList? { if case .numbers(let v) = self { return v } else { return nil } }
     public var colors: ColorList? { if case .colors(let v) = self { return v.list } else { return nil } }
     public var path: RoundedRect? { if case .path(let v) = self { return v } else { return nil } }
+    public var pathData: Path? { if case .pathData(let v) = self { return v } else { return nil } }
 }
 
 extension AnimatableValue: Interpolatable {
@@ -104,6 +108,7 @@ extension AnimatableValue: Interpolatable {
         case .numbers(let v): return Array(v)
         case .colors(let v): return (0..<v.count).flatMap { [v[$0].x, v[$0].y, v[$0].z, v[$0].w] }
         case .path(let p): return [p.rect.minX, p.rect.minY, p.rect.width, p.rect.height, p.cornerRadius]
+        case .pathData(let p): return p.elements.flatMap { $0.points.flatMap { [$0.x, $0.y] } }
         }
     }
 
@@ -141,6 +146,10 @@ extension AnimatableValue: Interpolatable {
                         x: op(a.rect.minX, b.rect.minX), y: op(a.rect.minY, b.rect.minY),
                         width: op(a.rect.width, b.rect.width), height: op(a.rect.height, b.rect.height)),
                     cornerRadius: op(a.cornerRadius, b.cornerRadius)))
+        case (.pathData(let a), .pathData(let b)):
+            // Paths with other elements do not blend (Core Animation leaves them undefined;
+            // configs refuse them): the nearer end shows.
+            return a.combined(with: b, op).map(AnimatableValue.pathData) ?? fallback
         default:
             return fallback
         }

@@ -275,6 +275,9 @@ public final class Compositor {
             }
         case .emitter(let emitter):
             canvases[dst].draw(emitter, at: context.time, origin: frame.origin, opacity: opacity, clip: clip, mask: mask)
+        case .shape(let shape) where shape.pathData != nil:
+            prepared.shapeRaster?.draw(
+                shape, origin: frame.origin, opacity: opacity, clip: clip, mask: mask, on: &canvases[dst])
         case .shape(let shape):
             let path = RoundedRect(
                 rect: shape.path.rect.offsetBy(dx: frame.minX, dy: frame.minY), cornerRadius: shape.path.cornerRadius)

@@ -13,7 +13,7 @@ public struct Layer: Sendable, Equatable {
         case text(TextContent)
         /// `CAGradientLayer`: `colors`, `locations`, `startPoint`, `endPoint`, `type`.
         case gradient(Gradient)
-        /// `CAShapeLayer` with a rounded-rectangle `path`.
+        /// `CAShapeLayer`: a rounded rectangle or SVG path data, filled and stroked.
         case shape(ShapeContent)
         /// `contents` set to an image, stretched to the bounds.
         case image(ImageContent)
@@ -206,13 +206,26 @@ public struct TextContent: Sendable, Hashable {
     }
 }
 
-/// A shape layer's rounded-rectangle path, filled and/or stroked (the stroke may be a gradient).
+/// A shape layer's path, filled and/or stroked (the stroke may be a gradient): a rounded
+/// rectangle, or any path given as SVG path data (`pathData`), drawn with CAShapeLayer's
+/// fill rule and stroke style.
 public struct ShapeContent: Sendable, Hashable {
-    /// In the layer's own coordinates.
+    /// In the layer's own coordinates; unused when `pathData` is set.
     public var path: RoundedRect
+    /// `CAShapeLayer.path` as any path, in the layer's own coordinates: drawn by
+    /// `PathRasterizer` with `fillRule` and `strokeStyle` instead of `path`.
+    public var pathData: Path?
     public var fill: Canvas.Paint?
     public var stroke: Canvas.Paint?
-    public var lineWidth: Double
+    /// `fillRule`: which parts of a path crossing itself are inside (`pathData` only).
+    public var fillRule: FillRule = .nonZero
+    /// `lineWidth`, and for `pathData` the caps, joins, miter limit, dashes and
+    /// `strokeStart` / `strokeEnd`.
+    public var strokeStyle = StrokeStyle()
+    public var lineWidth: Double {
+        get { strokeStyle.lineWidth }
+        set { strokeStyle.lineWidth = newValue }
+    }
     /// Fill the layer's bounds except the path: what an even-odd path of the bounds plus the
     /// rounded rectangle fills (a spotlight's dimmed surround with its hole).
     public var fillsOutside: Bool
@@ -224,8 +237,8 @@ public struct ShapeContent: Sendable, Hashable {
         self.path = path
         self.fill = fill
         self.stroke = stroke
-        self.lineWidth = lineWidth
         self.fillsOutside = fillsOutside
+        self.lineWidth = lineWidth
     }
 }
 

@@ -10,6 +10,7 @@ public enum LayerProperty: String, Sendable, CaseIterable {
     case translation = "transform.translation", translationX = "transform.translation.x"
     case translationY = "transform.translation.y"
     case locations, colors, startPoint, endPoint, path, lineWidth, fillColor, strokeColor, foregroundColor
+    case strokeStart, strokeEnd, lineDashPhase, miterLimit
 
     public static let byKeyPath = Dictionary(uniqueKeysWithValues: allCases.map { ($0.rawValue, $0) })
 
@@ -17,7 +18,7 @@ public enum LayerProperty: String, Sendable, CaseIterable {
     public var kind: AnimatableValue.Kind {
         switch self {
         case .opacity, .positionX, .positionY, .translationX, .translationY, .borderWidth, .cornerRadius,
-            .lineWidth:
+            .lineWidth, .strokeStart, .strokeEnd, .lineDashPhase, .miterLimit:
             return .number
         case .position, .anchorPoint, .translation, .startPoint, .endPoint: return .point
         case .bounds: return .rect
@@ -61,7 +62,7 @@ extension Layer: AnimationTarget {
             case .rect: return .rect(Rect(origin: .zero, size: size))
             case .size: return .size(size)
             case .colors: return gradient.map { .colors(AnimatableColors($0.ramp.colors)) }
-            case .path: return shape.map { .path($0.path) }
+            case .path: return shape.map { s in s.pathData.map { .pathData($0) } ?? .path(s.path) }
             }
         }
         set {
@@ -75,6 +76,7 @@ extension Layer: AnimationTarget {
             case .size(let v)?: if property == .boundsSize { size = v }
             case .colors(let v)?: if property == .colors { updateGradient { $0.ramp.colors = v.list } }
             case .path(let p)?: if property == .path { updateShape { $0.path = p } }
+            case .pathData(let p)?: if property == .path { updateShape { $0.pathData = p } }
             }
         }
     }
@@ -93,6 +95,10 @@ extension Layer: AnimationTarget {
             case .borderWidth: return borderWidth
             case .cornerRadius: return cornerRadius
             case .lineWidth: return shape?.lineWidth
+            case .strokeStart: return shape?.strokeStyle.strokeStart
+            case .strokeEnd: return shape?.strokeStyle.strokeEnd
+            case .lineDashPhase: return shape?.strokeStyle.lineDashPhase
+            case .miterLimit: return shape?.strokeStyle.miterLimit
             default: return nil
             }
         }
@@ -107,6 +113,10 @@ extension Layer: AnimationTarget {
             case .borderWidth: borderWidth = v
             case .cornerRadius: cornerRadius = v
             case .lineWidth: updateShape { $0.lineWidth = v }
+            case .strokeStart: updateShape { $0.strokeStyle.strokeStart = v }
+            case .strokeEnd: updateShape { $0.strokeStyle.strokeEnd = v }
+            case .lineDashPhase: updateShape { $0.strokeStyle.lineDashPhase = v }
+            case .miterLimit: updateShape { $0.strokeStyle.miterLimit = v }
             default: break
             }
         }

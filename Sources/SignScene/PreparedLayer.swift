@@ -37,6 +37,8 @@ public final class PreparedLayer: @unchecked Sendable {
     /// mask may then be applied to that call's paint instead of to an isolated copy of the
     /// tree: source-over of a single paint gives the same pixels either way.
     public let drawsOnce: Bool
+    /// A path shape's kept coverage (`ShapeRaster`); `nil` for other content.
+    let shapeRaster: ShapeRaster?
     /// The rectangle, in the parent's coordinates, outside which this tree never draws
     /// whatever its animations do; `nil` when that is not known beforehand (its geometry
     /// animates, or a shape's path or unclipped sublayers may reach outside its frame). A
@@ -90,6 +92,7 @@ public final class PreparedLayer: @unchecked Sendable {
         // A line with animated icons is several paints (the line, then each icon).
         drawsOnce = animatedIcons.isEmpty && Self.drawsOnce(layer, sublayers: sublayers)
         extent = Self.extent(layer, sublayers: sublayers)
+        shapeRaster = Self.shapeRaster(layer)
     }
 
     /// A content-less layer holding trees already prepared (no FreeType work): how
@@ -109,6 +112,7 @@ public final class PreparedLayer: @unchecked Sendable {
         isStatic = layer.animations.isEmpty && sublayers.allSatisfy(\.isStatic)
         drawsOnce = Self.drawsOnce(layer, sublayers: sublayers)
         extent = Self.extent(layer, sublayers: sublayers)
+        shapeRaster = Self.shapeRaster(layer)
     }
 
     /// The layer at its local time `t`: its model with its animations applied, as
@@ -136,6 +140,11 @@ public final class PreparedLayer: @unchecked Sendable {
             layer.pointee = model
             for track in tracks { track.apply(atParentTime: t, to: layer) }
         }
+    }
+
+    private static func shapeRaster(_ layer: Layer) -> ShapeRaster? {
+        guard case .shape(let shape) = layer.content, shape.pathData != nil else { return nil }
+        return ShapeRaster()
     }
 
     /// Whether every track updates a property in place, and no two the same one (or one and
