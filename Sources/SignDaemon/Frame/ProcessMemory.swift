@@ -42,9 +42,12 @@ public struct ProcessMemory: Sendable, Equatable {
     /// keep most of signd's 20 MB of code resident for good (docs/performance.md). Called at
     /// steps of start-up, never in the frame path. Returns the bytes handed back.
     ///
-    /// A debugger's breakpoint or a uprobe set in code before the call is lost with its page.
+    /// A debugger's breakpoint lives in its own copy of a code page, which this would drop:
+    /// under a tracer (gdb, strace) nothing is handed back. A uprobe set before the call is
+    /// still lost with its page (`tools/measure` attaches its probes after READY=1).
     @discardableResult
     public static func releaseCodePages() -> Int {
+        guard !isTraced else { return 0 }
         // Each mapping of code: read and executable, private, from a file (the vDSO has no
         // file). The kernel maps exactly the segments that are executable and not writable
         // so; data, relocated data and RELRO never are. Their pages are the page cache's own,
@@ -61,5 +64,19 @@ public struct ProcessMemory: Sendable, Equatable {
             if madvise(address, Int(end - start), MADV_DONTNEED) == 0 { released += Int(end - start) }
         }
         return released
+    }
+
+    /// Whether a debugger or tracer is attached (`TracerPid` in /proc/self/status).
+    static var isTraced: Bool {
+        guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) else { return false }
+        return tracerAttached(status: status)
+    }
+
+    /// Whether a /proc/PID/status text names a tracer (`TracerPid:` other than 0).
+    static func tracerAttached(status: String) -> Bool {
+        guard let line = status.split(separator: "\n").first(where: { $0.hasPrefix("TracerPid:") }) else {
+            return false
+        }
+        return line.dropFirst("TracerPid:".count).trimmingCharacters(in: .whitespaces) != "0"
     }
 }

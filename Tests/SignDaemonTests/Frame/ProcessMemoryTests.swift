@@ -35,4 +35,12 @@ struct ProcessMemoryTests {
         #expect(Self.written == 4242)
         #expect(heap.allSatisfy { $0 == 7 })
     }
+
+    @Test("a debugger's breakpoints are kept: under a tracer no code page is handed back")
+    func tracerIsRecognised() {
+        #expect(ProcessMemory.tracerAttached(status: "Name:\tsignd\nTracerPid:\t4711\nUid:\t0\n"))
+        #expect(!ProcessMemory.tracerAttached(status: "Name:\tsignd\nTracerPid:\t0\nUid:\t0\n"))
+        #expect(!ProcessMemory.tracerAttached(status: "Name:\tsignd\n"))
+        #expect(!ProcessMemory.isTraced)
+    }
 }
