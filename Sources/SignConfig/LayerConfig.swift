@@ -13,7 +13,7 @@ extension ConfigReader {
     static let commonKeys: Set<String> = Set<String>([
         "id", "type", "x", "y", "width", "height", "opacity", "background", "corner_radius", "border_color",
         "border_width", "masks_to_bounds", "hidden", "motion", "mask", "sublayer", "animation",
-    ]).union(timingKeys)
+    ]).union(timingKeys).union(transformLayerKeys)
     /// A layer's own CAMediaTiming (`Layer.timing`).
     static let timingKeys: Set<String> = [
         "begin_time", "duration", "speed", "time_offset", "repeat_count", "repeat_duration", "autoreverses",
@@ -59,6 +59,7 @@ extension ConfigReader {
         if let v = bool(t, "hidden", at: path) { layer.isHidden = v }
         if let v: Marquee.Motion = choice(t, "motion", at: path) { layer.motion = v }
         layer.timing = layerTiming(t, at: path)
+        readTransform(t, at: path, into: &layer)
         switch type {
         case "text": layer.content = textContent(t, at: path, fonts: fonts).map { .text($0) } ?? .none
         case "gradient":

@@ -9,6 +9,9 @@ public enum LayerProperty: String, Sendable, CaseIterable {
     case positionX = "position.x", positionY = "position.y", bounds, boundsSize = "bounds.size"
     case translation = "transform.translation", translationX = "transform.translation.x"
     case translationY = "transform.translation.y"
+    case scale = "transform.scale", scaleX = "transform.scale.x", scaleY = "transform.scale.y"
+    case scaleZ = "transform.scale.z", rotation = "transform.rotation", rotationX = "transform.rotation.x"
+    case rotationY = "transform.rotation.y", rotationZ = "transform.rotation.z"
     case locations, colors, startPoint, endPoint, path, lineWidth, fillColor, strokeColor, foregroundColor
 
     public static let byKeyPath = Dictionary(uniqueKeysWithValues: allCases.map { ($0.rawValue, $0) })
@@ -17,7 +20,7 @@ public enum LayerProperty: String, Sendable, CaseIterable {
     public var kind: AnimatableValue.Kind {
         switch self {
         case .opacity, .positionX, .positionY, .translationX, .translationY, .borderWidth, .cornerRadius,
-            .lineWidth:
+            .lineWidth, .scale, .scaleX, .scaleY, .scaleZ, .rotation, .rotationX, .rotationY, .rotationZ:
             return .number
         case .position, .anchorPoint, .translation, .startPoint, .endPoint: return .point
         case .bounds: return .rect
@@ -93,6 +96,13 @@ extension Layer: AnimationTarget {
             case .borderWidth: return borderWidth
             case .cornerRadius: return cornerRadius
             case .lineWidth: return shape?.lineWidth
+            case .scale: return transform.scale
+            case .scaleX: return transform.scaleX
+            case .scaleY: return transform.scaleY
+            case .scaleZ: return transform.scaleZ
+            case .rotation, .rotationZ: return transform.rotationZ
+            case .rotationX: return transform.rotationX
+            case .rotationY: return transform.rotationY
             default: return nil
             }
         }
@@ -107,6 +117,13 @@ extension Layer: AnimationTarget {
             case .borderWidth: borderWidth = v
             case .cornerRadius: cornerRadius = v
             case .lineWidth: updateShape { $0.lineWidth = v }
+            case .scale: transform.scale = v
+            case .scaleX: transform.scaleX = v
+            case .scaleY: transform.scaleY = v
+            case .scaleZ: transform.scaleZ = v
+            case .rotation, .rotationZ: transform.rotationZ = v
+            case .rotationX: transform.rotationX = v
+            case .rotationY: transform.rotationY = v
             default: break
             }
         }
