@@ -7,7 +7,7 @@ import SignTiming
 /// `[[...animation]]`s, and the `shimmer` preset.
 extension ConfigReader {
     static let layerTypes = [
-        "marquee", "plain", "text", "gradient", "shape", "image", "shimmer", "spotlight", "stream",
+        "marquee", "plain", "text", "gradient", "shape", "image", "shimmer", "spotlight", "stream", "replicator",
     ]
 
     static let commonKeys: Set<String> = Set<String>([
@@ -46,6 +46,7 @@ extension ConfigReader {
         case "shape": allowed.formUnion(Self.shapeKeys)
         case "image": allowed.formUnion(Self.imageKeys)
         case "stream": allowed.formUnion(Self.streamKeys)
+        case "replicator": allowed.formUnion(Self.replicatorKeys)
         default: break
         }
         rejectUnknownKeys(t, at: path, allowed: allowed)
@@ -60,6 +61,7 @@ extension ConfigReader {
         if let v: Marquee.Motion = choice(t, "motion", at: path) { layer.motion = v }
         layer.timing = layerTiming(t, at: path)
         readTransform(t, at: path, into: &layer)
+        if type == "replicator" { layer.replicator = replicator(t, at: path) }
         switch type {
         case "text": layer.content = textContent(t, at: path, fonts: fonts).map { .text($0) } ?? .none
         case "gradient":

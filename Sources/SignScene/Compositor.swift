@@ -43,6 +43,9 @@ public final class Compositor {
         /// The superlayer's `sublayerTransform` about its anchor point, in its own
         /// coordinates (from `origin`), when it is more than a translation.
         var sublayerTransform: Transform3D? = nil
+        /// Drawn for a replicator's instance after the first: never from the static cache,
+        /// which keeps one place per tree.
+        var replica = false
     }
 
     public init(width: Int, height: Int) {
@@ -163,14 +166,14 @@ public final class Compositor {
     }
 
     /// Scratch canvas `index`, transparent within `bounds` (nothing outside them is read).
-    private func scratch(_ index: Int, clearing bounds: (x0: Int, y0: Int, x1: Int, y1: Int)) -> Int {
+    func scratch(_ index: Int, clearing bounds: (x0: Int, y0: Int, x1: Int, y1: Int)) -> Int {
         while canvases.count <= index { canvases.append(Canvas(width: width, height: height)) }
         canvases[index].clear(bounds)
         return index
     }
 
-    private func draw(_ prepared: PreparedLayer, _ context: DrawContext) {
-        if let cache, prepared.isStatic, context.mask == nil, context.sublayerTransform == nil {
+    func draw(_ prepared: PreparedLayer, _ context: DrawContext) {
+        if let cache, prepared.isStatic, context.mask == nil, context.sublayerTransform == nil, !context.replica {
             // Source-over is associative: the kept pixels composited equal the tree drawn.
             cache.composite(prepared, origin: context.origin, clip: context.clip, onto: &canvases[context.target])
             return
@@ -309,13 +312,18 @@ public final class Compositor {
             target: dst, origin: frame.origin, clip: layer.pointee.masksToBounds ? inside : clip,
             depth: context.depth + 1,
             time: context.time, mask: mask)
+        sublayers.replica = context.replica
         if layer.pointee.sublayerTransform.isTranslation {
             let shift = layer.pointee.sublayerTransform.translation
             sublayers.origin = Point(x: frame.origin.x + shift.x, y: frame.origin.y + shift.y)
         } else {
             sublayers.sublayerTransform = Self.sublayerMatrix(of: layer)
         }
-        for sublayer in prepared.sublayers { draw(sublayer, sublayers) }
+        if let replicator = layer.pointee.replicator {
+            drawInstances(prepared, of: layer, replicator, sublayers, area: area)
+        } else {
+            for sublayer in prepared.sublayers { draw(sublayer, sublayers) }
+        }
         if layer.pointee.borderWidth > 0, let border = layer.pointee.borderColor, border.alpha > 0 {
             // Core Animation draws the border inside the bounds.
             let w = layer.pointee.borderWidth

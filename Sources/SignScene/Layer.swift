@@ -49,6 +49,9 @@ public struct Layer: Sendable, Equatable {
     /// `minificationFilter`, used when a transform draws the layer smaller than it is.
     public var minificationFilter = ResamplingFilter.linear
 
+    /// Set, the layer is a `CAReplicatorLayer`: its sublayers are drawn once per instance.
+    public var replicator: Replicator?
+
     /// The layer is drawn in place: its transform is only a translation.
     @inline(__always)
     public var isResampled: Bool { !transform.isTranslation }

@@ -157,7 +157,7 @@ public final class PreparedLayer: @unchecked Sendable {
     private static func extent(_ layer: Layer, sublayers: [PreparedLayer]) -> Rect? {
         guard layer.animations.allSatisfy({ Self.geometry.isDisjoint(with: $0.keyPaths) }) else { return nil }
         // A resampled layer, or sublayers placed by a sublayer transform, may reach anywhere.
-        guard !layer.isResampled, layer.sublayerTransform.isTranslation else { return nil }
+        guard !layer.isResampled, layer.sublayerTransform.isTranslation, layer.replicator == nil else { return nil }
         if layer.masksToBounds { return layer.frame }
         guard sublayers.isEmpty else { return nil }
         switch layer.content {
@@ -172,7 +172,7 @@ public final class PreparedLayer: @unchecked Sendable {
     private static func drawsOnce(_ layer: Layer, sublayers: [PreparedLayer]) -> Bool {
         let animated = Set(layer.animations.flatMap(\.keyPaths))
         // A resampled layer is drawn apart and then placed: never one paint.
-        guard !layer.isResampled, layer.sublayerTransform.isTranslation,
+        guard !layer.isResampled, layer.sublayerTransform.isTranslation, layer.replicator == nil,
             animated.isDisjoint(with: [.scale, .scaleX, .scaleY, .scaleZ, .rotation, .rotationX, .rotationY, .rotationZ])
         else { return false }
         guard (layer.backgroundColor?.alpha ?? 0) == 0, layer.borderWidth == 0,
