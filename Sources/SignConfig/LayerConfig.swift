@@ -8,13 +8,13 @@ import SignTiming
 extension ConfigReader {
     static let layerTypes = [
         "marquee", "plain", "text", "gradient", "shape", "image", "shimmer", "spotlight", "stream",
-        "emitter",
+        "emitter", "replicator",
     ]
 
     static let commonKeys: Set<String> = Set<String>([
         "id", "type", "x", "y", "width", "height", "opacity", "background", "corner_radius", "border_color",
         "border_width", "masks_to_bounds", "hidden", "motion", "mask", "sublayer", "animation",
-    ]).union(timingKeys)
+    ]).union(timingKeys).union(transformLayerKeys)
     /// A layer's own CAMediaTiming (`Layer.timing`).
     static let timingKeys: Set<String> = [
         "begin_time", "duration", "speed", "time_offset", "repeat_count", "repeat_duration", "autoreverses",
@@ -49,6 +49,7 @@ extension ConfigReader {
         case "image": allowed.formUnion(Self.imageKeys)
         case "stream": allowed.formUnion(Self.streamKeys)
         case "emitter": allowed.formUnion(Self.emitterKeys)
+        case "replicator": allowed.formUnion(Self.replicatorKeys)
         default: break
         }
         rejectUnknownKeys(t, at: path, allowed: allowed)
@@ -62,6 +63,8 @@ extension ConfigReader {
         if let v = bool(t, "hidden", at: path) { layer.isHidden = v }
         if let v: Marquee.Motion = choice(t, "motion", at: path) { layer.motion = v }
         layer.timing = layerTiming(t, at: path)
+        readTransform(t, at: path, into: &layer)
+        if type == "replicator" { layer.replicator = replicator(t, at: path) }
         switch type {
         case "text": layer.content = textContent(t, at: path, fonts: fonts).map { .text($0) } ?? .none
         case "gradient":

@@ -63,7 +63,7 @@ public enum AnimatableValue: Sendable, Hashable {
         self = .color(Self.rgba(color))
     }
 
-    static func rgba(_ c: Color) -> SIMD4<Double> {
+    public static func rgba(_ c: Color) -> SIMD4<Double> {
         SIMD4(Double(c.red), Double(c.green), Double(c.blue), Double(c.alpha)) / 255
     }
 

@@ -10,7 +10,7 @@ public final class Compositor {
     public let width: Int
     public let height: Int
     /// Canvas 0 is the board; the rest are scratch, two per nesting depth (content, mask).
-    private var canvases: [Canvas]
+    var canvases: [Canvas]
     /// Static subtrees' kept pixels; `nil` for the compositor that fills them.
     private let cache: SubtreeCache?
     private var seed = BoardSeed<StillLayers>()
@@ -24,6 +24,11 @@ public final class Compositor {
     private var chosenFrom: [PreparedLayer] = []
     /// Scratch for choosing, kept so a frame allocates nothing.
     private var blockers: [StillLayers.Box] = []
+    /// Where a resampled layer is drawn apart at its own size before it is placed
+    /// (`drawResampled`): a compositor of its own (its own scratch canvases, its own
+    /// resampled layers nested below), made when a layer first needs one and grown only
+    /// when a layer needs more, so steady frames allocate nothing.
+    var apart: Compositor?
 
     /// Where a tree is drawn: the canvas, its parent's origin on the board, the clip, the
     /// nesting depth (which scratch canvases are free), its parent's time (NaN: the parent
@@ -35,6 +40,12 @@ public final class Compositor {
         var depth: Int
         var time: Double
         var mask: CoverageMask?
+        /// The superlayer's `sublayerTransform` about its anchor point, in its own
+        /// coordinates (from `origin`), when it is more than a translation.
+        var sublayerTransform: Transform3D? = nil
+        /// Drawn for a replicator's instance after the first: never from the static cache,
+        /// which keeps one place per tree.
+        var replica = false
     }
 
     public init(width: Int, height: Int) {
@@ -47,7 +58,7 @@ public final class Compositor {
         }
     }
 
-    private init(uncachedWidth width: Int, height: Int) {
+    init(uncachedWidth width: Int, height: Int) {
         self.width = width
         self.height = height
         canvases = [Canvas(width: width, height: height)]
@@ -57,7 +68,7 @@ public final class Compositor {
     /// Static subtrees drawn into the cache since the frame began.
     public var cacheFills: Int { cache?.fills ?? 0 }
 
-    private var board: Rect { Rect(x: 0, y: 0, width: Double(width), height: Double(height)) }
+    var board: Rect { Rect(x: 0, y: 0, width: Double(width), height: Double(height)) }
 
     /// Starts a frame whose top-level layers (in board coordinates) are `trees`, in drawing
     /// order: the board is made what the frame starts from, their still layers
@@ -65,7 +76,7 @@ public final class Compositor {
     public func begin(_ trees: [(tree: PreparedLayer, time: Double)]) {
         seed.begin()
         cache?.beginFrame()
-        presentations.beginFrame()
+        beginPresentations()
         // Which trees are still depends on the trees alone (whether each is static, where its
         // pixels are or may be), so a frame drawing the trees the last one drew keeps its
         // choice: a steady frame neither looks them up in the cache nor compares their boxes.
@@ -75,6 +86,12 @@ public final class Compositor {
             for entry in trees { chosenFrom.append(entry.tree) }
         }
         prepareBoard(startingFrom: chosen.isEmpty ? nil : still)
+    }
+
+    /// A frame begins for the presentations kept here and in the compositors below.
+    func beginPresentations() {
+        presentations.beginFrame()
+        apart?.beginPresentations()
     }
 
     /// Whether `trees` are the ones the still layers were chosen from, in the same order.
@@ -149,20 +166,20 @@ public final class Compositor {
     }
 
     /// Scratch canvas `index`, transparent within `bounds` (nothing outside them is read).
-    private func scratch(_ index: Int, clearing bounds: (x0: Int, y0: Int, x1: Int, y1: Int)) -> Int {
+    func scratch(_ index: Int, clearing bounds: (x0: Int, y0: Int, x1: Int, y1: Int)) -> Int {
         while canvases.count <= index { canvases.append(Canvas(width: width, height: height)) }
         canvases[index].clear(bounds)
         return index
     }
 
-    private func draw(_ prepared: PreparedLayer, _ context: DrawContext) {
-        if let cache, prepared.isStatic, context.mask == nil {
+    func draw(_ prepared: PreparedLayer, _ context: DrawContext) {
+        if let cache, prepared.isStatic, context.mask == nil, context.sublayerTransform == nil, !context.replica {
             // Source-over is associative: the kept pixels composited equal the tree drawn.
             cache.composite(prepared, origin: context.origin, clip: context.clip, onto: &canvases[context.target])
             return
         }
         // A tree that cannot reach the clip is not even evaluated.
-        if let extent = prepared.extent {
+        if let extent = prepared.extent, context.sublayerTransform == nil {
             let reach = extent.offsetBy(dx: context.origin.x, dy: context.origin.y).intersection(context.clip)
             guard reach.width > 0, reach.height > 0 else { return }
         }
@@ -184,14 +201,28 @@ public final class Compositor {
         _ prepared: PreparedLayer, showing layer: UnsafePointer<Layer>, at t: Double, _ context: DrawContext
     ) {
         guard !layer.pointee.isHidden, layer.pointee.opacity > 0 else { return }
+        if layer.pointee.isResampled || context.sublayerTransform != nil {
+            drawResampled(prepared, showing: layer, at: t, context)
+            return
+        }
         let frame = layer.pointee.frame.offsetBy(dx: context.origin.x, dy: context.origin.y)
+        draw(prepared, showing: layer, at: t, frame: frame, opacity: layer.pointee.opacity, context)
+    }
+
+    /// Draws `prepared` showing `layer` at `frame` untransformed, at `opacity` (its own, or 1
+    /// when it is drawn apart to be resampled).
+    func draw(
+        _ prepared: PreparedLayer, showing layer: UnsafePointer<Layer>, at t: Double, frame: Rect, opacity: Double,
+        _ context: DrawContext
+    ) {
         let rounded = layer.pointee.masksToBounds && layer.pointee.cornerRadius > 0
         var here = context
         here.time = t
+        here.sublayerTransform = nil
         // A static mask over a tree that one drawing call paints masks that call's paint
         // directly: no copy of the tree to clear, mask and composite.
         if let cache, let mask = prepared.mask.first, mask.isStatic, !rounded, prepared.drawsOnce,
-            layer.pointee.opacity == 1 || prepared.sublayers.isEmpty, context.mask == nil
+            opacity == 1 || prepared.sublayers.isEmpty, context.mask == nil
         {
             let kept = cache.mask(mask, origin: frame.origin)
             let o = kept.occupied
@@ -199,25 +230,25 @@ public final class Compositor {
             here.clip = context.clip.intersection(
                 Rect(x: Double(o.x0), y: Double(o.y0), width: Double(o.x1 - o.x0), height: Double(o.y1 - o.y0)))
             here.mask = kept.coverage
-            draw(layer, prepared, frame: frame, rounded: false, isolate: false, here)
+            draw(layer, prepared, frame: frame, opacity: opacity, rounded: false, isolate: false, here)
             return
         }
-        let isolate = !prepared.mask.isEmpty || rounded || (layer.pointee.opacity < 1 && !prepared.sublayers.isEmpty)
-        draw(layer, prepared, frame: frame, rounded: rounded, isolate: isolate, here)
+        let isolate = !prepared.mask.isEmpty || rounded || (opacity < 1 && !prepared.sublayers.isEmpty)
+        draw(layer, prepared, frame: frame, opacity: opacity, rounded: rounded, isolate: isolate, here)
     }
 
     /// Draws a presentation layer at `frame`: into the context's target, or drawn apart
     /// (`isolate`) and then masked, clipped and composited into it.
     private func draw(
-        _ layer: UnsafePointer<Layer>, _ prepared: PreparedLayer, frame: Rect, rounded: Bool, isolate: Bool,
-        _ context: DrawContext
+        _ layer: UnsafePointer<Layer>, _ prepared: PreparedLayer, frame: Rect, opacity groupOpacity: Double,
+        rounded: Bool, isolate: Bool, _ context: DrawContext
     ) {
         let clip = context.clip
         // Everything of an isolated layer that is used lies within its clip.
         let inside = frame.intersection(clip)
         let area = (layer.pointee.masksToBounds ? inside : clip).pixelBounds(clippedTo: width, height)
         let dst = isolate ? scratch(context.depth * 2, clearing: area) : context.target
-        let opacity = Float(isolate ? 1 : layer.pointee.opacity)
+        let opacity = Float(isolate ? 1 : groupOpacity)
         let outline = RoundedRect(rect: frame, cornerRadius: layer.pointee.cornerRadius)
         // The paints into the target carry its mask; an isolated layer is masked afterwards.
         let mask = isolate ? nil : context.mask
@@ -291,11 +322,22 @@ public final class Compositor {
                     path, paint: stroke, lineWidth: shape.lineWidth, opacity: opacity, clip: clip, mask: mask)
             }
         }
-        let sublayers = DrawContext(
+        var sublayers = DrawContext(
             target: dst, origin: frame.origin, clip: layer.pointee.masksToBounds ? inside : clip,
             depth: context.depth + 1,
             time: context.time, mask: mask)
-        for sublayer in prepared.sublayers { draw(sublayer, sublayers) }
+        sublayers.replica = context.replica
+        if layer.pointee.sublayerTransform.isTranslation {
+            let shift = layer.pointee.sublayerTransform.translation
+            sublayers.origin = Point(x: frame.origin.x + shift.x, y: frame.origin.y + shift.y)
+        } else {
+            sublayers.sublayerTransform = Self.sublayerMatrix(of: layer)
+        }
+        if let replicator = layer.pointee.replicator {
+            drawInstances(prepared, of: layer, replicator, sublayers, area: area)
+        } else {
+            for sublayer in prepared.sublayers { draw(sublayer, sublayers) }
+        }
         if layer.pointee.borderWidth > 0, let border = layer.pointee.borderColor, border.alpha > 0 {
             // Core Animation draws the border inside the bounds.
             let w = layer.pointee.borderWidth
@@ -319,6 +361,6 @@ public final class Compositor {
         if rounded {
             canvases[dst].scale(by: { x, y in outline.fillCoverage(x: x, y: y) }, in: area)
         }
-        canvases[context.target].composite(canvases[dst], opacity: Float(layer.pointee.opacity), in: area)
+        canvases[context.target].composite(canvases[dst], opacity: Float(groupOpacity), in: area)
     }
 }

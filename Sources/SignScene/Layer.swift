@@ -31,8 +31,32 @@ public struct Layer: Sendable, Equatable {
     public var position: Point
     /// The point of the layer (unit coordinates) placed at `position`; default the centre.
     public var anchorPoint: Point
-    /// `transform.translation`.
-    public var translation: Point
+    /// `transform.translation`: the translation part of `transform`.
+    public var translation: Point {
+        get { transform.translation }
+        set { transform.translation = newValue }
+    }
+    /// `transform`, applied about the anchor point (`anchorPoint`, `anchorPointZ`). A layer
+    /// whose transform is only a translation is drawn in place; any other is drawn apart at
+    /// its own size and resampled (see `Compositor`).
+    public var transform = LayerTransform.identity
+    /// `sublayerTransform`: applied to the sublayers (after their own transforms), about
+    /// this layer's anchor point, as Core Animation applies it; where a perspective for
+    /// flipping sublayers goes.
+    public var sublayerTransform = LayerTransform.identity
+    /// `anchorPointZ`: the anchor's place on the z axis, in pixels.
+    public var anchorPointZ = 0.0
+    /// `magnificationFilter`, used when a transform draws the layer larger than it is.
+    public var magnificationFilter = ResamplingFilter.linear
+    /// `minificationFilter`, used when a transform draws the layer smaller than it is.
+    public var minificationFilter = ResamplingFilter.linear
+
+    /// Set, the layer is a `CAReplicatorLayer`: its sublayers are drawn once per instance.
+    public var replicator: Replicator?
+
+    /// The layer is drawn in place: its transform is only a translation.
+    @inline(__always)
+    public var isResampled: Bool { !transform.isTranslation }
     public var opacity: Double
     public var backgroundColor: Color?
     public var borderColor: Color?
@@ -91,7 +115,6 @@ public struct Layer: Sendable, Equatable {
         self.size = frame.size
         self.anchorPoint = Point(x: 0.5, y: 0.5)
         self.position = Point(x: frame.minX + frame.width / 2, y: frame.minY + frame.height / 2)
-        self.translation = .zero
         self.opacity = opacity
         self.backgroundColor = backgroundColor
         self.borderColor = nil

@@ -9,6 +9,9 @@ public enum LayerProperty: String, Sendable, CaseIterable {
     case positionX = "position.x", positionY = "position.y", bounds, boundsSize = "bounds.size"
     case translation = "transform.translation", translationX = "transform.translation.x"
     case translationY = "transform.translation.y"
+    case scale = "transform.scale", scaleX = "transform.scale.x", scaleY = "transform.scale.y"
+    case scaleZ = "transform.scale.z", rotation = "transform.rotation", rotationX = "transform.rotation.x"
+    case rotationY = "transform.rotation.y", rotationZ = "transform.rotation.z"
     case locations, colors, startPoint, endPoint, path, lineWidth, fillColor, strokeColor, foregroundColor
     case strokeStart, strokeEnd, lineDashPhase, miterLimit
 
@@ -18,7 +21,8 @@ public enum LayerProperty: String, Sendable, CaseIterable {
     public var kind: AnimatableValue.Kind {
         switch self {
         case .opacity, .positionX, .positionY, .translationX, .translationY, .borderWidth, .cornerRadius,
-            .lineWidth, .strokeStart, .strokeEnd, .lineDashPhase, .miterLimit:
+            .lineWidth, .strokeStart, .strokeEnd, .lineDashPhase, .miterLimit,
+            .scale, .scaleX, .scaleY, .scaleZ, .rotation, .rotationX, .rotationY, .rotationZ:
             return .number
         case .position, .anchorPoint, .translation, .startPoint, .endPoint: return .point
         case .bounds: return .rect
@@ -99,6 +103,13 @@ extension Layer: AnimationTarget {
             case .strokeEnd: return shape?.strokeStyle.strokeEnd
             case .lineDashPhase: return shape?.strokeStyle.lineDashPhase
             case .miterLimit: return shape?.strokeStyle.miterLimit
+            case .scale: return transform.scale
+            case .scaleX: return transform.scaleX
+            case .scaleY: return transform.scaleY
+            case .scaleZ: return transform.scaleZ
+            case .rotation, .rotationZ: return transform.rotationZ
+            case .rotationX: return transform.rotationX
+            case .rotationY: return transform.rotationY
             default: return nil
             }
         }
@@ -117,6 +128,13 @@ extension Layer: AnimationTarget {
             case .strokeEnd: updateShape { $0.strokeStyle.strokeEnd = v }
             case .lineDashPhase: updateShape { $0.strokeStyle.lineDashPhase = v }
             case .miterLimit: updateShape { $0.strokeStyle.miterLimit = v }
+            case .scale: transform.scale = v
+            case .scaleX: transform.scaleX = v
+            case .scaleY: transform.scaleY = v
+            case .scaleZ: transform.scaleZ = v
+            case .rotation, .rotationZ: transform.rotationZ = v
+            case .rotationX: transform.rotationX = v
+            case .rotationY: transform.rotationY = v
             default: break
             }
         }

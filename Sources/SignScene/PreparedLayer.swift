@@ -157,6 +157,9 @@ public final class PreparedLayer: @unchecked Sendable {
             switch property {
             case .positionX, .positionY: whole = .position
             case .translationX, .translationY: whole = .translation
+            // `transform.scale` writes all three scales.
+            case .scaleX, .scaleY, .scaleZ: whole = .scale
+            case .rotationZ: whole = .rotation
             default: whole = property
             }
             guard written.insert(whole).inserted else { return false }
@@ -167,11 +170,13 @@ public final class PreparedLayer: @unchecked Sendable {
     /// Key paths that move or resize a layer.
     private static let geometry: Set<LayerProperty> = [
         .position, .positionX, .positionY, .bounds, .boundsSize, .anchorPoint, .translation, .translationX,
-        .translationY,
+        .translationY, .scale, .scaleX, .scaleY, .scaleZ, .rotation, .rotationX, .rotationY, .rotationZ,
     ]
 
     private static func extent(_ layer: Layer, sublayers: [PreparedLayer]) -> Rect? {
         guard layer.animations.allSatisfy({ Self.geometry.isDisjoint(with: $0.keyPaths) }) else { return nil }
+        // A resampled layer, or sublayers placed by a sublayer transform, may reach anywhere.
+        guard !layer.isResampled, layer.sublayerTransform.isTranslation, layer.replicator == nil else { return nil }
         if layer.masksToBounds { return layer.frame }
         guard sublayers.isEmpty else { return nil }
         switch layer.content {
@@ -186,6 +191,10 @@ public final class PreparedLayer: @unchecked Sendable {
 
     private static func drawsOnce(_ layer: Layer, sublayers: [PreparedLayer]) -> Bool {
         let animated = Set(layer.animations.flatMap(\.keyPaths))
+        // A resampled layer is drawn apart and then placed: never one paint.
+        guard !layer.isResampled, layer.sublayerTransform.isTranslation, layer.replicator == nil,
+            animated.isDisjoint(with: [.scale, .scaleX, .scaleY, .scaleZ, .rotation, .rotationX, .rotationY, .rotationZ])
+        else { return false }
         guard (layer.backgroundColor?.alpha ?? 0) == 0, layer.borderWidth == 0,
             animated.isDisjoint(with: [.backgroundColor, .borderWidth])
         else { return false }

@@ -155,6 +155,50 @@ let benchmarks: @Sendable () -> Void = {
         }
     }
 
+    // The same layer (a gradient badge with a text sublayer, moving a little each frame so
+    // it is drawn every frame) untransformed and rotated 10° and scaled 1.1, side by side at
+    // 128x32: the cost of drawing it apart and resampling it (issue 38: at most 2x).
+    for (name, transform) in [("untransformed", ""), ("transformed", "transform = { rotation_z = 10, scale = 1.1 }")] {
+        let source = """
+            [display]
+            width = 128
+            height = 32
+            [[layer]]
+            type = "gradient"
+            x = 30
+            y = 4
+            width = 60
+            height = 24
+            colors = ["#ffcc00", "#ff3000"]
+            \(transform)
+            [[layer.sublayer]]
+            type = "text"
+            text = "SALE 50%"
+            align = "center"
+            [[layer.animation]]
+            key_path = "position.x"
+            from = 60
+            to = 61
+            duration = 100
+            """
+        guard let config = try? ConfigLoader.parse(source, file: "transform.toml", fonts: fonts),
+            let scene = try? PreparedScene(config.scene, beginTime: 0, fonts: fonts)
+        else { continue }
+        Benchmark("render layer \(name) 128x32", configuration: .init(scalingFactor: .kilo)) { benchmark in
+            let renderer = Renderer(width: 128, height: 32)
+            var frame = Frame(width: 128, height: 32)
+            renderer.render(scene, at: 0, into: &frame)
+            var t = 0.0
+            benchmark.startMeasurement()
+            for _ in benchmark.scaledIterations {
+                t += 1.0 / 60
+                renderer.render(scene, at: t, into: &frame)
+            }
+            benchmark.stopMeasurement()
+            blackHole(frame)
+        }
+    }
+
     // Laying out 200 characters (glyphs cached, as after the first frame).
     let text = String(repeating: "Now Playing: signd 안녕 ", count: 9).prefix(200)
     Benchmark("text layout 200 characters") { benchmark in
