@@ -24,6 +24,8 @@ public final class Compositor {
     private var chosenFrom: [PreparedLayer] = []
     /// Scratch for choosing, kept so a frame allocates nothing.
     private var blockers: [StillLayers.Box] = []
+    /// Layers' shadows, blurred with buffers kept between frames (`LayerShadow`).
+    private let shadows: ShadowStore
 
     /// Where a tree is drawn: the canvas, its parent's origin on the board, the clip, the
     /// nesting depth (which scratch canvases are free), its parent's time (NaN: the parent
@@ -41,6 +43,7 @@ public final class Compositor {
         self.width = width
         self.height = height
         canvases = [Canvas(width: width, height: height)]
+        shadows = ShadowStore(width: width, height: height)
         let builder = Compositor(uncachedWidth: width, height: height)
         cache = SubtreeCache(width: width, height: height) { layer, origin, clip, canvas in
             builder.draw(layer, origin: origin, clip: clip, into: &canvas)
@@ -51,11 +54,15 @@ public final class Compositor {
         self.width = width
         self.height = height
         canvases = [Canvas(width: width, height: height)]
+        shadows = ShadowStore(width: width, height: height)
         cache = nil
     }
 
     /// Static subtrees drawn into the cache since the frame began.
     public var cacheFills: Int { cache?.fills ?? 0 }
+
+    /// Shadows blurred since the frame began (a kept one drawn again is not counted).
+    public var shadowBlurs: Int { shadows.blurs }
 
     private var board: Rect { Rect(x: 0, y: 0, width: Double(width), height: Double(height)) }
 
@@ -66,6 +73,7 @@ public final class Compositor {
         seed.begin()
         cache?.beginFrame()
         presentations.beginFrame()
+        shadows.beginFrame()
         // Which trees are still depends on the trees alone (whether each is static, where its
         // pixels are or may be), so a frame drawing the trees the last one drew keeps its
         // choice: a steady frame neither looks them up in the cache nor compares their boxes.
@@ -202,7 +210,10 @@ public final class Compositor {
             draw(layer, prepared, frame: frame, rounded: false, isolate: false, here)
             return
         }
-        let isolate = !prepared.mask.isEmpty || rounded || (layer.pointee.opacity < 1 && !prepared.sublayers.isEmpty)
+        // A shadow is made from the layer's alpha drawn apart.
+        let isolate =
+            !prepared.mask.isEmpty || rounded || (layer.pointee.opacity < 1 && !prepared.sublayers.isEmpty)
+            || LayerShadow.casts(layer.pointee)
         draw(layer, prepared, frame: frame, rounded: rounded, isolate: isolate, here)
     }
 
@@ -292,6 +303,10 @@ public final class Compositor {
             canvases[dst].draw(inset, paint: .color(border), lineWidth: w, opacity: opacity, clip: clip, mask: mask)
         }
         guard isolate else { return }
+        if LayerShadow.casts(layer.pointee) {
+            // Beneath the layer, before its mask and clip, which cut the shadow too.
+            shadows.draw(beneath: &canvases[dst], area: area, layer: layer, prepared: prepared, origin: frame.origin)
+        }
         if let cache, let m = prepared.mask.first, m.isStatic {
             // A static mask (an edge fade, a text) is applied straight from its kept pixels.
             canvases[dst].apply(mask: cache.mask(m, origin: frame.origin).coverage, in: area)

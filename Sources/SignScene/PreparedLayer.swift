@@ -79,8 +79,8 @@ public final class PreparedLayer: @unchecked Sendable {
         if case .stream = layer.content { streams = true }
         isStatic =
             !streams && layer.animations.isEmpty && sublayers.allSatisfy(\.isStatic) && mask.allSatisfy(\.isStatic)
-        drawsOnce = Self.drawsOnce(layer, sublayers: sublayers)
-        extent = Self.extent(layer, sublayers: sublayers)
+        drawsOnce = Self.drawsOnce(layer, sublayers: sublayers) && !LayerShadow.mayCast(layer)
+        extent = LayerShadow.extent(of: layer, drawing: Self.extent(layer, sublayers: sublayers))
     }
 
     /// A content-less layer holding trees already prepared (no FreeType work): how
@@ -97,8 +97,8 @@ public final class PreparedLayer: @unchecked Sendable {
         self.sublayers = sublayers
         mask = []
         isStatic = layer.animations.isEmpty && sublayers.allSatisfy(\.isStatic)
-        drawsOnce = Self.drawsOnce(layer, sublayers: sublayers)
-        extent = Self.extent(layer, sublayers: sublayers)
+        drawsOnce = Self.drawsOnce(layer, sublayers: sublayers) && !LayerShadow.mayCast(layer)
+        extent = LayerShadow.extent(of: layer, drawing: Self.extent(layer, sublayers: sublayers))
     }
 
     /// The layer at its local time `t`: its model with its animations applied, as
@@ -138,6 +138,7 @@ public final class PreparedLayer: @unchecked Sendable {
             switch property {
             case .positionX, .positionY: whole = .position
             case .translationX, .translationY: whole = .translation
+            case .shadowOffsetWidth, .shadowOffsetHeight: whole = .shadowOffset
             default: whole = property
             }
             guard written.insert(whole).inserted else { return false }
