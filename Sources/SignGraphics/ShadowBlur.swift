@@ -12,11 +12,14 @@ public struct ShadowBlur: Sendable {
     private var down = GaussianKernel()
     /// The rows blurred across, before they are blurred down.
     private var rows: [Float]
+    /// One output row's sums while it is blurred down.
+    private var line: [Float]
 
     public init(width: Int, height: Int) {
         self.width = max(width, 1)
         self.height = max(height, 1)
         rows = [Float](repeating: 0, count: self.width * self.height)
+        line = [Float](repeating: 0, count: self.width)
     }
 
     /// Blurs `alpha` (board-sized, placed at 0, 0), read only inside `box`, by a Gaussian of
@@ -47,43 +50,45 @@ public struct ShadowBlur: Sendable {
         guard x0 < x1, y0 < y1 else { return empty }
         let w = width
         let (acrossFirst, acrossCount, downFirst, downCount) = (across.first, across.count, down.first, down.count)
+        // Tap by tap over contiguous columns, so the inner loops are plain multiply-adds the
+        // compiler vectorises: each tap adds its weight times the source shifted by it.
         across.weights.withUnsafeBufferPointer { kx in
-            down.weights.withUnsafeBufferPointer { ky in
-                alpha.coverage.withUnsafeBufferPointer { src in
-                    rows.withUnsafeMutableBufferPointer { rows in
-                        // Across: the source's rows, at the output's columns.
-                        for y in box.y0..<box.y1 {
-                            let row = y &* w
-                            for x in x0..<x1 {
-                                // Taps whose source column lies in the box.
-                                let base = x &- shiftX &- acrossFirst
-                                let i0 = max(0, base &- (box.x1 &- 1)), i1 = min(acrossCount, base &- box.x0 &+ 1)
-                                var sum: Float = 0
-                                var i = i0
-                                while i < i1 {
-                                    sum += kx[i] * Float(src[row &+ base &- i])
-                                    i &+= 1
-                                }
-                                rows[row &+ x] = sum
-                            }
+            alpha.coverage.withUnsafeBufferPointer { src in
+                rows.withUnsafeMutableBufferPointer { rows in
+                    // Across: the source's rows, at the output's columns.
+                    for y in box.y0..<box.y1 {
+                        let row = rows.baseAddress! + y &* w
+                        row.advanced(by: x0).update(repeating: 0, count: x1 &- x0)
+                        let source = src.baseAddress! + y &* w
+                        for i in 0..<acrossCount {
+                            // Output x reads source x - shift - first - i, inside the box.
+                            let lag = shiftX &+ acrossFirst &+ i
+                            let from = max(x0, box.x0 &+ lag), to = min(x1, box.x1 &+ lag)
+                            guard from < to else { continue }
+                            let weight = kx[i]
+                            for x in from..<to { row[x] += weight * Float(source[x &- lag]) }
                         }
                     }
                 }
-                rows.withUnsafeBufferPointer { rows in
+            }
+        }
+        down.weights.withUnsafeBufferPointer { ky in
+            rows.withUnsafeBufferPointer { rows in
+                line.withUnsafeMutableBufferPointer { line in
                     shadow.coverage.withUnsafeMutableBufferPointer { out in
                         // Down: the output's rows from the rows blurred across.
+                        let sum = line.baseAddress!
                         for y in y0..<y1 {
-                            let base = y &- shiftY &- downFirst
-                            let i0 = max(0, base &- (box.y1 &- 1)), i1 = min(downCount, base &- box.y0 &+ 1)
-                            for x in x0..<x1 {
-                                var sum: Float = 0
-                                var i = i0
-                                while i < i1 {
-                                    sum += ky[i] * rows[(base &- i) &* w &+ x]
-                                    i &+= 1
-                                }
-                                out[y &* w &+ x] = UInt8(Canvas.rounded(sum, atMost: 255))
+                            sum.advanced(by: x0).update(repeating: 0, count: x1 &- x0)
+                            for i in 0..<downCount {
+                                let j = y &- shiftY &- downFirst &- i
+                                guard j >= box.y0, j < box.y1 else { continue }
+                                let weight = ky[i]
+                                let source = rows.baseAddress! + j &* w
+                                for x in x0..<x1 { sum[x] += weight * source[x] }
                             }
+                            let target = out.baseAddress! + y &* w
+                            for x in x0..<x1 { target[x] = UInt8(Canvas.rounded(sum[x], atMost: 255)) }
                         }
                     }
                 }
