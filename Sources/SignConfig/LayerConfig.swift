@@ -14,7 +14,7 @@ extension ConfigReader {
     static let commonKeys: Set<String> = Set<String>([
         "id", "type", "x", "y", "width", "height", "opacity", "background", "corner_radius", "border_color",
         "border_width", "masks_to_bounds", "hidden", "motion", "mask", "sublayer", "animation",
-    ]).union(timingKeys).union(transformLayerKeys)
+    ]).union(timingKeys).union(transformLayerKeys).union(shadowKeys)
     /// A layer's own CAMediaTiming (`Layer.timing`).
     static let timingKeys: Set<String> = [
         "begin_time", "duration", "speed", "time_offset", "repeat_count", "repeat_duration", "autoreverses",
@@ -93,6 +93,7 @@ extension ConfigReader {
         }
         layer.animations = animations(t, at: path)
         checkPathAnimations(layer, at: path)
+        readShadow(t, at: path, into: &layer)
         return layer
     }
 

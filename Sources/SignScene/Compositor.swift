@@ -29,6 +29,8 @@ public final class Compositor {
     /// resampled layers nested below), made when a layer first needs one and grown only
     /// when a layer needs more, so steady frames allocate nothing.
     var apart: Compositor?
+    /// Layers' shadows, blurred with buffers kept between frames (`LayerShadow`).
+    private let shadows: ShadowStore
 
     /// Where a tree is drawn: the canvas, its parent's origin on the board, the clip, the
     /// nesting depth (which scratch canvases are free), its parent's time (NaN: the parent
@@ -52,6 +54,7 @@ public final class Compositor {
         self.width = width
         self.height = height
         canvases = [Canvas(width: width, height: height)]
+        shadows = ShadowStore(width: width, height: height)
         let builder = Compositor(uncachedWidth: width, height: height)
         cache = SubtreeCache(width: width, height: height) { layer, origin, clip, canvas in
             builder.draw(layer, origin: origin, clip: clip, into: &canvas)
@@ -62,11 +65,15 @@ public final class Compositor {
         self.width = width
         self.height = height
         canvases = [Canvas(width: width, height: height)]
+        shadows = ShadowStore(width: width, height: height)
         cache = nil
     }
 
     /// Static subtrees drawn into the cache since the frame began.
     public var cacheFills: Int { cache?.fills ?? 0 }
+
+    /// Shadows blurred since the frame began (a kept one drawn again is not counted).
+    public var shadowBlurs: Int { shadows.blurs }
 
     var board: Rect { Rect(x: 0, y: 0, width: Double(width), height: Double(height)) }
 
@@ -91,6 +98,7 @@ public final class Compositor {
     /// A frame begins for the presentations kept here and in the compositors below.
     func beginPresentations() {
         presentations.beginFrame()
+        shadows.beginFrame()
         apart?.beginPresentations()
     }
 
@@ -233,7 +241,10 @@ public final class Compositor {
             draw(layer, prepared, frame: frame, opacity: opacity, rounded: false, isolate: false, here)
             return
         }
-        let isolate = !prepared.mask.isEmpty || rounded || (opacity < 1 && !prepared.sublayers.isEmpty)
+        // A shadow is made from the layer's alpha drawn apart.
+        let isolate =
+            !prepared.mask.isEmpty || rounded || (opacity < 1 && !prepared.sublayers.isEmpty)
+            || LayerShadow.casts(layer.pointee)
         draw(layer, prepared, frame: frame, opacity: opacity, rounded: rounded, isolate: isolate, here)
     }
 
@@ -348,6 +359,10 @@ public final class Compositor {
             canvases[dst].draw(inset, paint: .color(border), lineWidth: w, opacity: opacity, clip: clip, mask: mask)
         }
         guard isolate else { return }
+        if LayerShadow.casts(layer.pointee) {
+            // Beneath the layer, before its mask and clip, which cut the shadow too.
+            shadows.draw(beneath: &canvases[dst], area: area, layer: layer, prepared: prepared, origin: frame.origin)
+        }
         if let cache, let m = prepared.mask.first, m.isStatic {
             // A static mask (an edge fade, a text) is applied straight from its kept pixels.
             canvases[dst].apply(mask: cache.mask(m, origin: frame.origin).coverage, in: area)

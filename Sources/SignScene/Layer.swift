@@ -73,6 +73,13 @@ public struct Layer: Sendable, Equatable {
     }
     private var masks: [Layer] = []
     public var sublayers: [Layer]
+    /// CALayer's shadow, drawn beneath the layer (`LayerShadow`): `shadowColor` (opaque
+    /// black), `shadowOpacity` (0: none), `shadowRadius` (σ of the Gaussian, in pixels),
+    /// `shadowOffset` ((0, -3) as on iOS, y down: cast upwards), Core Animation's defaults.
+    public var shadowColor = Color.black
+    public var shadowOpacity = 0.0
+    public var shadowRadius = 3.0
+    public var shadowOffset = Size(width: 0, height: -3)
     /// Applied in order; each reads the value the ones before it left.
     public var animations: [LayerAnimation]
     /// CAMediaTiming on the layer, as `CALayer` adopts it: its local time, for its own

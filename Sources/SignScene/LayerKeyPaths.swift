@@ -14,6 +14,8 @@ public enum LayerProperty: String, Sendable, CaseIterable {
     case rotationY = "transform.rotation.y", rotationZ = "transform.rotation.z"
     case locations, colors, startPoint, endPoint, path, lineWidth, fillColor, strokeColor, foregroundColor
     case strokeStart, strokeEnd, lineDashPhase, miterLimit
+    case shadowColor, shadowOpacity, shadowRadius, shadowOffset
+    case shadowOffsetWidth = "shadowOffset.width", shadowOffsetHeight = "shadowOffset.height"
 
     public static let byKeyPath = Dictionary(uniqueKeysWithValues: allCases.map { ($0.rawValue, $0) })
 
@@ -22,12 +24,13 @@ public enum LayerProperty: String, Sendable, CaseIterable {
         switch self {
         case .opacity, .positionX, .positionY, .translationX, .translationY, .borderWidth, .cornerRadius,
             .lineWidth, .strokeStart, .strokeEnd, .lineDashPhase, .miterLimit,
-            .scale, .scaleX, .scaleY, .scaleZ, .rotation, .rotationX, .rotationY, .rotationZ:
+            .scale, .scaleX, .scaleY, .scaleZ, .rotation, .rotationX, .rotationY, .rotationZ,
+            .shadowOpacity, .shadowRadius, .shadowOffsetWidth, .shadowOffsetHeight:
             return .number
         case .position, .anchorPoint, .translation, .startPoint, .endPoint: return .point
         case .bounds: return .rect
-        case .boundsSize: return .size
-        case .backgroundColor, .borderColor, .fillColor, .strokeColor, .foregroundColor: return .color
+        case .boundsSize, .shadowOffset: return .size
+        case .backgroundColor, .borderColor, .fillColor, .strokeColor, .foregroundColor, .shadowColor: return .color
         case .locations: return .numbers
         case .colors: return .colors
         case .path: return .path
@@ -64,7 +67,7 @@ extension Layer: AnimationTarget {
             case .color: return self[color: property].map { c -> AnimatableValue in .color(c) }
             case .numbers: return self[numbers: property].map(AnimatableValue.numbers)
             case .rect: return .rect(Rect(origin: .zero, size: size))
-            case .size: return .size(size)
+            case .size: return .size(property == .shadowOffset ? shadowOffset : size)
             case .colors: return gradient.map { .colors(AnimatableColors($0.ramp.colors)) }
             case .path: return shape.map { s in s.pathData.map { .pathData($0) } ?? .path(s.path) }
             }
@@ -77,7 +80,9 @@ extension Layer: AnimationTarget {
             case .color(let c)?: self[color: property] = c
             case .numbers(let v)?: self[numbers: property] = v
             case .rect(let r)?: if property == .bounds { size = r.size }
-            case .size(let v)?: if property == .boundsSize { size = v }
+            case .size(let v)?:
+                if property == .boundsSize { size = v }
+                if property == .shadowOffset { shadowOffset = v }
             case .colors(let v)?: if property == .colors { updateGradient { $0.ramp.colors = v.list } }
             case .path(let p)?: if property == .path { updateShape { $0.path = p } }
             case .pathData(let p)?: if property == .path { updateShape { $0.pathData = p } }
@@ -110,6 +115,10 @@ extension Layer: AnimationTarget {
             case .rotation, .rotationZ: return transform.rotationZ
             case .rotationX: return transform.rotationX
             case .rotationY: return transform.rotationY
+            case .shadowOpacity: return shadowOpacity
+            case .shadowRadius: return shadowRadius
+            case .shadowOffsetWidth: return shadowOffset.width
+            case .shadowOffsetHeight: return shadowOffset.height
             default: return nil
             }
         }
@@ -135,6 +144,10 @@ extension Layer: AnimationTarget {
             case .rotation, .rotationZ: transform.rotationZ = v
             case .rotationX: transform.rotationX = v
             case .rotationY: transform.rotationY = v
+            case .shadowOpacity: shadowOpacity = v
+            case .shadowRadius: shadowRadius = v
+            case .shadowOffsetWidth: shadowOffset.width = v
+            case .shadowOffsetHeight: shadowOffset.height = v
             default: break
             }
         }
@@ -182,6 +195,7 @@ extension Layer: AnimationTarget {
                 guard case .color(let c)? = shape?.stroke else { return nil }
                 return AnimatableValue.rgba(c)
             case .foregroundColor: return text.map { AnimatableValue.rgba($0.color) }
+            case .shadowColor: return AnimatableValue.rgba(shadowColor)
             default: return nil
             }
         }
@@ -194,6 +208,7 @@ extension Layer: AnimationTarget {
             case .fillColor: updateShape { $0.fill = .color(c) }
             case .strokeColor: updateShape { $0.stroke = .color(c) }
             case .foregroundColor: updateText { $0.color = c }
+            case .shadowColor: shadowColor = c
             default: break
             }
         }

@@ -90,8 +90,8 @@ public final class PreparedLayer: @unchecked Sendable {
         isStatic =
             !changesByItself && layer.animations.isEmpty && sublayers.allSatisfy(\.isStatic) && mask.allSatisfy(\.isStatic)
         // A line with animated icons is several paints (the line, then each icon).
-        drawsOnce = animatedIcons.isEmpty && Self.drawsOnce(layer, sublayers: sublayers)
-        extent = Self.extent(layer, sublayers: sublayers)
+        drawsOnce = animatedIcons.isEmpty && Self.drawsOnce(layer, sublayers: sublayers) && !LayerShadow.mayCast(layer)
+        extent = LayerShadow.extent(of: layer, drawing: Self.extent(layer, sublayers: sublayers))
         shapeRaster = Self.shapeRaster(layer)
     }
 
@@ -110,8 +110,8 @@ public final class PreparedLayer: @unchecked Sendable {
         self.sublayers = sublayers
         mask = []
         isStatic = layer.animations.isEmpty && sublayers.allSatisfy(\.isStatic)
-        drawsOnce = Self.drawsOnce(layer, sublayers: sublayers)
-        extent = Self.extent(layer, sublayers: sublayers)
+        drawsOnce = Self.drawsOnce(layer, sublayers: sublayers) && !LayerShadow.mayCast(layer)
+        extent = LayerShadow.extent(of: layer, drawing: Self.extent(layer, sublayers: sublayers))
         shapeRaster = Self.shapeRaster(layer)
     }
 
@@ -160,6 +160,7 @@ public final class PreparedLayer: @unchecked Sendable {
             // `transform.scale` writes all three scales.
             case .scaleX, .scaleY, .scaleZ: whole = .scale
             case .rotationZ: whole = .rotation
+            case .shadowOffsetWidth, .shadowOffsetHeight: whole = .shadowOffset
             default: whole = property
             }
             guard written.insert(whole).inserted else { return false }

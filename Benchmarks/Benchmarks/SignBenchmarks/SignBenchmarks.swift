@@ -103,6 +103,51 @@ let benchmarks: @Sendable () -> Void = {
         }
     }
 
+    // The glowing-text example's layer at 128x32 in the shadow's three cases, side by side
+    // with the same layer without a shadow: still (the whole tree kept by the subtree cache),
+    // the glow pulsing (the example: the blurred alpha kept, recoloured each frame), the text
+    // scrolling inside the layer (blurred every frame), the radius animated (blurred every
+    // frame, the kernel recomputed).
+    if let glow = try? ConfigLoader.load(path: root + "/configs/examples/glowing-text.toml", fonts: fonts),
+        case .layer(let sign)? = glow.scene.layers.first
+    {
+        func animation(_ key: LayerProperty, from: Double, to: Double) -> LayerAnimation {
+            .property(
+                LayerPropertyAnimation(
+                    keyPath: key, motion: .basic(BasicValues(from: .number(from), to: .number(to))),
+                    timing: MediaTiming(duration: 1.2, repeatCount: .infinity, autoreverses: true)))
+        }
+        var still = sign
+        still.animations = []
+        var scrolling = sign
+        scrolling.animations = [animation(.translationX, from: -20, to: 20)]
+        var radius = sign
+        radius.animations = [animation(.shadowRadius, from: 1, to: 4)]
+        var unshadowed = scrolling
+        unshadowed.shadowOpacity = 0
+        for (name, layer) in [
+            ("still", still), ("pulsing (the example)", sign), ("text scrolling inside", scrolling),
+            ("shadowRadius animated", radius), ("no shadow, text scrolling", unshadowed),
+        ] {
+            var scene = glow.scene
+            scene.layers = [.layer(layer)]
+            guard let prepared = try? PreparedScene(scene, beginTime: 0, fonts: fonts) else { continue }
+            Benchmark("glow 128x32: \(name)", configuration: .init(scalingFactor: .kilo)) { benchmark in
+                let renderer = Renderer(width: 128, height: 32)
+                var frame = Frame(width: 128, height: 32)
+                renderer.render(prepared, at: 0, into: &frame)
+                var t = 0.0
+                benchmark.startMeasurement()
+                for _ in benchmark.scaledIterations {
+                    t += 1.0 / 60
+                    renderer.render(prepared, at: t, into: &frame)
+                }
+                benchmark.stopMeasurement()
+                blackHole(frame)
+            }
+        }
+    }
+
     // Seconds of frames at 120 fps of the storefront's board with its clock field turning a
     // minute each second and the playlist moving to its next item, all prepared ahead as the
     // daemon's field clock and playlist do (preparing is not measured). The third second is

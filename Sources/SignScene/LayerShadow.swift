@@ -1,0 +1,149 @@
+import SignGraphics
+
+/// CALayer's shadow as signd draws it: the layer's composited alpha (background, content,
+/// sublayers, border) blurred by a Gaussian of standard deviation `shadowRadius`, moved by
+/// `shadowOffset`, coloured `shadowColor` at `shadowOpacity`, beneath the layer; then the
+/// layer's mask, rounded clip and opacity apply to both, as Core Animation draws a layer and
+/// its shadow as one. A bright colour with no offset is a glow.
+enum LayerShadow {
+    /// Whether `layer` (a presentation) shows a shadow now.
+    @inline(__always)
+    static func casts(_ layer: Layer) -> Bool {
+        layer.shadowOpacity > 0 && layer.shadowColor.alpha > 0
+    }
+
+    /// Whether `layer` (a model) may show a shadow at some time: its opacity is above 0 or
+    /// animated.
+    static func mayCast(_ layer: Layer) -> Bool {
+        layer.shadowOpacity > 0 || layer.animations.contains { $0.keyPaths.contains(.shadowOpacity) }
+    }
+
+    /// Key paths whose animation leaves the alpha the shadow is made from as it is (the layer
+    /// is drawn apart at full opacity, and the shadow's own properties are not in it).
+    static let keepsAlpha: Set<LayerProperty> = [
+        .opacity, .shadowColor, .shadowOpacity, .shadowRadius, .shadowOffset, .shadowOffsetWidth, .shadowOffsetHeight,
+    ]
+
+    /// The rectangle a tree whose own drawing stays inside `drawn` draws in, its shadow
+    /// included; `nil` when not known (the shadow's radius or offset animates).
+    static func extent(of layer: Layer, drawing drawn: Rect?) -> Rect? {
+        guard let drawn, mayCast(layer), !layer.masksToBounds else { return drawn }
+        let moves: Set<LayerProperty> = [.shadowRadius, .shadowOffset, .shadowOffsetWidth, .shadowOffsetHeight]
+        guard layer.animations.allSatisfy({ moves.isDisjoint(with: $0.keyPaths) }) else { return nil }
+        // The kernel reaches ceil(3σ) pixels and one more for a fractional offset.
+        let reach = Double(GaussianKernel.reach(sigma: layer.shadowRadius) + 1)
+        let (dx, dy) = (layer.shadowOffset.width, layer.shadowOffset.height)
+        guard dx.isFinite, dy.isFinite else { return nil }
+        let x0 = min(drawn.minX, drawn.minX + dx - reach), y0 = min(drawn.minY, drawn.minY + dy - reach)
+        let x1 = max(drawn.maxX, drawn.maxX + dx + reach), y1 = max(drawn.maxY, drawn.maxY + dy + reach)
+        return Rect(x: x0, y: y0, width: x1 - x0, height: y1 - y0)
+    }
+}
+
+/// The shadows a compositor draws, one entry per shadowed layer (its identity the key): the
+/// blurred alpha is kept, and when the layer's alpha cannot change (nothing in it animates
+/// but its shadow and opacity) and it is drawn at the same place with the same shadow, it
+/// is not blurred again. Entries are board-sized and at most `limit`; a layer no frame has
+/// drawn since the frame before last gives its storage to the next, so a steady frame
+/// allocates nothing.
+final class ShadowStore {
+    private struct Kept {
+        /// Held so its identity is not reused while kept.
+        var layer: PreparedLayer
+        /// Whether the layer's alpha is the same at every time (`LayerShadow.keepsAlpha`).
+        var alphaIsStill: Bool
+        /// What the kept shadow was blurred for: the layer's frame origin, σ, offset, clip.
+        var key: Key?
+        var shadow: CoverageMask
+        var box: ShadowBlur.Box
+        var lastUsed: UInt64
+    }
+
+    private struct Key: Equatable {
+        var origin: Point
+        var sigma: Double
+        var offset: Size
+        var x0, y0, x1, y1: Int
+    }
+
+    private let width: Int
+    private let height: Int
+    private let limit: Int
+    private var kept: [Kept] = []
+    private var blur: ShadowBlur
+    /// The alpha of the layer being shadowed.
+    private var alpha: CoverageMask
+    private var frame: UInt64 = 0
+    /// Shadows blurred since the frame began (kept ones reused are not counted).
+    private(set) var blurs = 0
+
+    init(width: Int, height: Int, limit: Int = 16) {
+        (self.width, self.height, self.limit) = (max(width, 1), max(height, 1), limit)
+        blur = ShadowBlur(width: width, height: height)
+        alpha = CoverageMask(width: self.width, height: self.height)
+    }
+
+    func beginFrame() {
+        frame &+= 1
+        blurs = 0
+    }
+
+    /// Draws the shadow of `layer` (the presentation of `prepared`, placed at `origin` on
+    /// the board) beneath what `canvas` holds inside `area`, where the layer was drawn apart.
+    func draw(
+        beneath canvas: inout Canvas, area: ShadowBlur.Box, layer: UnsafePointer<Layer>, prepared: PreparedLayer,
+        origin: Point
+    ) {
+        let opacity = Float(min(max(layer.pointee.shadowOpacity, 0), 1))
+        let key = Key(
+            origin: origin, sigma: GaussianKernel.clamped(layer.pointee.shadowRadius),
+            offset: layer.pointee.shadowOffset, x0: area.x0, y0: area.y0, x1: area.x1, y1: area.y1)
+        let i = index(prepared)
+        let (shadow, box) = kept.withUnsafeMutableBufferPointer { kept -> (CoverageMask, ShadowBlur.Box) in
+            if !(kept[i].alphaIsStill && kept[i].key == key) {
+                let source = alpha.read(alphaOf: canvas, in: area)
+                let offset = Point(x: key.offset.width, y: key.offset.height)
+                kept[i].box = blur.blur(
+                    alpha, in: source, sigma: key.sigma, offset: offset, clip: area, into: &kept[i].shadow)
+                kept[i].key = key
+                blurs += 1
+            }
+            return (kept[i].shadow, kept[i].box)
+        }
+        canvas.drawShadow(shadow, color: layer.pointee.shadowColor, opacity: opacity, in: box)
+    }
+
+    /// The entry for `layer`, made (or taken over from a layer no longer drawn) if needed.
+    private func index(_ layer: PreparedLayer) -> Int {
+        let frame = self.frame
+        let found = kept.withUnsafeMutableBufferPointer { kept -> Int? in
+            guard let i = kept.firstIndex(where: { $0.layer === layer }) else { return nil }
+            kept[i].lastUsed = frame
+            return i
+        }
+        if let found { return found }
+        let still = Self.alphaIsStill(layer)
+        let oldest = kept.indices.min { kept[$0].lastUsed < kept[$1].lastUsed }
+        if let oldest, kept.count >= limit || kept[oldest].lastUsed &+ 1 < frame {
+            kept[oldest].layer = layer
+            kept[oldest].alphaIsStill = still
+            kept[oldest].key = nil
+            kept[oldest].lastUsed = frame
+            return oldest
+        }
+        kept.append(
+            Kept(
+                layer: layer, alphaIsStill: still, key: nil, shadow: CoverageMask(width: width, height: height),
+                box: (0, 0, 0, 0), lastUsed: frame))
+        return kept.count - 1
+    }
+
+    /// Whether what `layer` draws has the same alpha at every time: its animations move only
+    /// its shadow and opacity, its sublayers are static, and it shows no stream.
+    private static func alphaIsStill(_ layer: PreparedLayer) -> Bool {
+        let model = layer.model
+        if case .stream = model.content { return false }
+        return layer.sublayers.allSatisfy(\.isStatic)
+            && model.animations.allSatisfy { $0.keyPaths.allSatisfy(LayerShadow.keepsAlpha.contains) }
+    }
+}
