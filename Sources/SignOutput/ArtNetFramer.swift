@@ -31,8 +31,9 @@ public struct ArtNetFramer: DatagramFramer {
         sequence = sequence == 255 ? 1 : sequence + 1
         let (sequence, channels, first) = (sequence, channelsPerUniverse, Int(firstPortAddress))
         let header = ArtNet.dmxHeaderSize
+        let universes = universeCount(ledCount: byteCount / 3)
         packet.withUnsafeMutableBytes { p in
-            for u in 0..<universeCount(ledCount: byteCount / 3) {
+            for u in 0..<universes {
                 let start = min(u * channels, byteCount)
                 let count = min(start + channels, byteCount) - start
                 let length = ArtNet.dmxLength(channels: count)

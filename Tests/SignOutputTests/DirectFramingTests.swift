@@ -111,8 +111,8 @@ struct DirectFramingTests {
             guard a == b else { return false }
         }
         var a: [[UInt8]] = [], b: [[UInt8]] = []
-        direct.writeGoodbye { a.append(Array($0)) }
-        copied.writeGoodbye { b.append(Array($0)) }
+        direct.writeGoodbye { d, _ in a.append(Array(d)) }
+        copied.writeGoodbye { d, _ in b.append(Array(d)) }
         return a == b
     }
 

@@ -1,4 +1,5 @@
 import Benchmark
+import SignGraphics
 import SignOutput
 
 /// The serial, DMX and SPI strip encodings: one frame's LED bytes (already coloured) into
