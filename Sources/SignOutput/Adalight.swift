@@ -16,35 +16,51 @@ public enum Adalight {
     /// Writes an Adalight frame for `rgb` (R, G, B per LED, at least one LED) into `out`,
     /// reusing its storage.
     public static func encode(_ rgb: [UInt8], into out: inout [UInt8]) {
-        write(rgb, magic: 0x64, trailer: 0, into: &out)
+        encode(bytes: rgb.count, into: &out) { copy(rgb, into: $0) }
     }
 
     /// Writes an AWA frame for `rgb` into `out`, reusing its storage.
     public static func encodeAWA(_ rgb: [UInt8], into out: inout [UInt8]) {
-        write(rgb, magic: 0x77, trailer: awaTrailerSize, into: &out)
-        let end = headerSize + rgb.count
-        let sums = rgb.withUnsafeBufferPointer { fletcher($0) }
+        encodeAWA(bytes: rgb.count, into: &out) { copy(rgb, into: $0) }
+    }
+
+    /// An Adalight frame of `bytes` LED bytes that `fill` writes in place.
+    public static func encode(bytes: Int, into out: inout [UInt8], fill: (UnsafeMutableRawBufferPointer) -> Void) {
+        write(bytes: bytes, magic: 0x64, trailer: 0, into: &out, fill: fill)
+    }
+
+    /// An AWA frame of `bytes` LED bytes that `fill` writes in place; the checksums follow.
+    public static func encodeAWA(bytes: Int, into out: inout [UInt8], fill: (UnsafeMutableRawBufferPointer) -> Void) {
+        write(bytes: bytes, magic: 0x77, trailer: awaTrailerSize, into: &out, fill: fill)
+        let end = headerSize + bytes
+        let sums = out.withUnsafeBufferPointer { fletcher(UnsafeBufferPointer(rebasing: $0[headerSize..<end])) }
         out[end] = sums.fletcher1
         out[end + 1] = sums.fletcher2
         out[end + 2] = sums.fletcherExt
     }
 
-    private static func write(_ rgb: [UInt8], magic: UInt8, trailer: Int, into out: inout [UInt8]) {
-        let size = headerSize + rgb.count + trailer
+    static func copy(_ rgb: [UInt8], into buffer: UnsafeMutableRawBufferPointer) {
+        rgb.withUnsafeBytes { source in
+            guard let from = source.baseAddress else { return }
+            buffer.baseAddress!.copyMemory(from: from, byteCount: source.count)
+        }
+    }
+
+    private static func write(
+        bytes: Int, magic: UInt8, trailer: Int, into out: inout [UInt8], fill: (UnsafeMutableRawBufferPointer) -> Void
+    ) {
+        let size = headerSize + bytes + trailer
         if out.count != size { out = [UInt8](repeating: 0, count: size) }
-        let count = UInt16(truncatingIfNeeded: max(rgb.count / 3, 1) - 1)
+        let count = UInt16(truncatingIfNeeded: max(bytes / 3, 1) - 1)
         let hi = UInt8(count >> 8), lo = UInt8(count & 0xff)
-        out.withUnsafeMutableBufferPointer { o in
+        out.withUnsafeMutableBytes { o in
             o[0] = 0x41  // A
             o[1] = magic  // d (Adalight) or w (AWA)
             o[2] = 0x61  // a
             o[3] = hi
             o[4] = lo
             o[5] = hi ^ lo ^ 0x55
-            rgb.withUnsafeBufferPointer { source in
-                guard let from = source.baseAddress else { return }
-                (o.baseAddress! + headerSize).update(from: from, count: source.count)
-            }
+            if bytes > 0 { fill(UnsafeMutableRawBufferPointer(rebasing: o[headerSize..<headerSize + bytes])) }
         }
     }
 

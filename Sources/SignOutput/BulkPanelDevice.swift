@@ -16,7 +16,6 @@ public struct BulkPanelDevice: LEDController {
     /// Frames are padded with zeros to a multiple of this (0: no padding).
     public let packetSize: Int
     private var pipeline: LEDPipeline
-    private var leds: [UInt8] = []
 
     /// Pixel orders a panel may use.
     public static let orders = ["RGB", "RBG", "GRB", "GBR", "BRG", "BGR"]
@@ -32,16 +31,28 @@ public struct BulkPanelDevice: LEDController {
         self.header = header
         self.footer = footer
         self.packetSize = packetSize
-        self.pipeline = LEDPipeline(map: map, correction: correction, dithering: dithering)
+        self.pipeline = LEDPipeline(
+            map: map, correction: correction, dithering: dithering, order: ColourOrder(order) ?? .rgb)
     }
 
     public func connectTransfers() -> [[UInt8]] { [] }
 
+    /// The transfer `message` gives, with the LEDs coloured straight into it in the panel's
+    /// order (no copy of them between).
     public mutating func encode(_ frame: Frame, display: DisplaySetting, into transfers: inout [[UInt8]]) {
-        pipeline.colour(frame, scale: display.scale, into: &leds)
         if transfers.count != 1 { transfers = [[]] }
-        Self.message(
-            leds: leds, order: order, header: header, footer: footer, packetSize: packetSize, into: &transfers[0])
+        let leds = pipeline.colourByteCount
+        let body = header.count + leds + footer.count
+        let total = packetSize > 0 ? (body + packetSize - 1) / packetSize * packetSize : body
+        if transfers[0].count != total { transfers[0] = [UInt8](repeating: 0, count: total) }
+        transfers[0].withUnsafeMutableBytes { out in
+            header.withUnsafeBytes { out.baseAddress!.copyMemory(from: $0.baseAddress!, byteCount: $0.count) }
+            pipeline.colour(frame, scale: display.scale, intoBuffer: UnsafeMutableRawBufferPointer(rebasing: out[header.count...]))
+            footer.withUnsafeBytes {
+                (out.baseAddress! + header.count + leds).copyMemory(from: $0.baseAddress!, byteCount: $0.count)
+            }
+            (out.baseAddress! + body).initializeMemory(as: UInt8.self, repeating: 0, count: total - body)
+        }
     }
 
     /// header + reordered LED bytes + footer, zero-padded to a multiple of `packetSize`.

@@ -10,36 +10,43 @@ public struct ColorlightFramer: DatagramFramer {
     /// The card's own brightness byte (signd's `brightness` dims the pixels themselves).
     public let level: UInt8
     private var packet: [UInt8] = []
-    private var row: [UInt8]
+    /// One row packet's room, reused for each: the header, then the pixels filled in place.
+    private var row = [UInt8](repeating: 0, count: Colorlight.rowHeaderSize + Colorlight.maxPixelsPerPacket * 3)
 
     public init(width: Int, ledCount: Int, level: UInt8 = 0xFF) {
         self.width = max(1, width)
         self.rows = max(1, (ledCount + self.width - 1) / self.width)
         self.level = level
-        row = [UInt8](repeating: 0, count: self.width * 3)
         packet.reserveCapacity(Colorlight.rowHeaderSize + Colorlight.maxPixelsPerPacket * 3 + Colorlight.displayFrameSize)
     }
 
     /// Row packets a frame.
     public var packetsPerFrame: Int { rows * Colorlight.packetsPerRow(width: width) }
 
+    /// The card takes B, G, R.
+    public var order: ColourOrder { ColourOrder("BGR")! }
+
     public mutating func writeFrame(
-        _ leds: UnsafeRawBufferPointer, emit: (_ datagram: UnsafeRawBufferPointer, _ destination: Int) -> Void
+        byteCount: Int, fill: (_ offset: Int, _ buffer: UnsafeMutableRawBufferPointer) -> Void,
+        emit: (_ datagram: UnsafeRawBufferPointer, _ destination: Int) -> Void
     ) {
         Colorlight.writeBrightness(level, into: &packet)
         packet.withUnsafeBytes { emit($0, 0) }
         let parts = Colorlight.packetsPerRow(width: width)
-        for y in 0..<rows {
-            let start = y * width * 3
-            let count = max(0, min(width * 3, leds.count - start))
-            // The row's bytes; LEDs past the last are black.
-            row.withUnsafeMutableBytes { r in
-                if count > 0 { r.baseAddress!.copyMemory(from: leds.baseAddress! + start, byteCount: count) }
-                if count < r.count { (r.baseAddress! + count).initializeMemory(as: UInt8.self, repeating: 0, count: r.count - count) }
-            }
-            for part in 0..<parts {
-                row.withUnsafeBytes { Colorlight.writeRow(y, part: part, of: $0, into: &packet) }
-                packet.withUnsafeBytes { emit($0, 0) }
+        let header = Colorlight.rowHeaderSize
+        row.withUnsafeMutableBytes { p in
+            for y in 0..<rows {
+                for part in 0..<parts {
+                    let offset = part * Colorlight.maxPixelsPerPacket
+                    let count = max(0, min(Colorlight.maxPixelsPerPacket, width - offset))
+                    Colorlight.writeRowHeader(y, offset: offset, count: count, into: p)
+                    // The part's bytes; LEDs past the last are black.
+                    let start = (y * width + offset) * 3
+                    let filled = max(0, min(count * 3, byteCount - start))
+                    if filled > 0 { fill(start, UnsafeMutableRawBufferPointer(rebasing: p[header..<header + filled])) }
+                    for i in header + filled..<header + count * 3 { p[i] = 0 }
+                    emit(UnsafeRawBufferPointer(rebasing: p[0..<header + count * 3]), 0)
+                }
             }
         }
         Colorlight.writeDisplayFrame(level, into: &packet)

@@ -18,7 +18,6 @@ public final class ColorlightSink: FrameSink {
     private struct Inner {
         var framer: ColorlightFramer
         var pipeline: LEDPipeline
-        var leds: [UInt8] = []
         var socket: Int32 = -1
         /// The interface's sockaddr_ll, built once it is open.
         var address = [UInt8](repeating: 0, count: 20)
@@ -43,7 +42,8 @@ public final class ColorlightSink: FrameSink {
         self.cap = cap
         self.log = log
         self.queue = DispatchQueue(label: "signd.colorlight.\(name)")
-        self.inner = Mutex(Inner(framer: framer, pipeline: pipeline))
+        let ordered = pipeline.order == framer.order ? pipeline : pipeline.ordered(framer.order)
+        self.inner = Mutex(Inner(framer: framer, pipeline: ordered))
         _ = open()
         let timer = DispatchSource.makeTimerSource(queue: queue)
         timer.schedule(deadline: .now() + .seconds(2), repeating: .seconds(2), leeway: .milliseconds(500))
@@ -111,21 +111,18 @@ public final class ColorlightSink: FrameSink {
         guard cap.admits(number) else { return }
         inner.withLock { s in
             guard !s.stopped, s.socket >= 0 else { return }
-            s.pipeline.colour(frame, scale: display.scale, into: &s.leds)
             let fd = s.socket
             var failure: Int32 = 0
             var blocked = false
             s.address.withUnsafeBytes { address in
-                s.leds.withUnsafeBytes { leds in
-                    s.framer.writeFrame(leds) { packet, _ in
-                        guard failure == 0, !blocked else { return }
-                        let sent = address.withMemoryRebound(to: sockaddr.self) { a in
-                            sendto(fd, packet.baseAddress, packet.count, Int32(MSG_DONTWAIT), a.baseAddress, 20)
-                        }
-                        if sent < 0 {
-                            let code = errno
-                            if code == EAGAIN || code == EWOULDBLOCK || code == ENOBUFS { blocked = true } else { failure = code }
-                        }
+                s.framer.writeFrame(frame, scale: display.scale, through: &s.pipeline) { packet, _ in
+                    guard failure == 0, !blocked else { return }
+                    let sent = address.withMemoryRebound(to: sockaddr.self) { a in
+                        sendto(fd, packet.baseAddress, packet.count, Int32(MSG_DONTWAIT), a.baseAddress, 20)
+                    }
+                    if sent < 0 {
+                        let code = errno
+                        if code == EAGAIN || code == EWOULDBLOCK || code == ENOBUFS { blocked = true } else { failure = code }
                     }
                 }
             }

@@ -19,3 +19,8 @@ public struct ColourOrder: Sendable, Equatable, CustomStringConvertible {
         return String([letters[first], letters[second], letters[third]])
     }
 }
+
+extension ColourOrder {
+    /// R, G, B as the frame has them.
+    public static let rgb = ColourOrder("RGB")!
+}

@@ -5,19 +5,23 @@ import SignWire
 public struct DDPFramer: DatagramFramer {
     public let kind = "ddp"
     private var sequence: UInt8 = 0
-    private var packet: [UInt8] = []
+    /// One packet's room, reused for each: the header, then the LED bytes filled in place.
+    private var packet = [UInt8](repeating: 0, count: DDP.headerSize + DDP.maxDataPerPacket)
 
-    public init() {
-        packet.reserveCapacity(DDP.headerSize + DDP.maxDataPerPacket)
-    }
+    public init() {}
 
     public mutating func writeFrame(
-        _ leds: UnsafeRawBufferPointer, emit: (_ datagram: UnsafeRawBufferPointer, _ destination: Int) -> Void
+        byteCount: Int, fill: (_ offset: Int, _ buffer: UnsafeMutableRawBufferPointer) -> Void,
+        emit: (_ datagram: UnsafeRawBufferPointer, _ destination: Int) -> Void
     ) {
         sequence = sequence % 15 + 1
-        for index in 0..<DDP.packetCount(frameBytes: leds.count) {
-            DDP.writePacket(index, of: leds, sequence: sequence, into: &packet)
-            packet.withUnsafeBytes { emit($0, 0) }
+        let sequence = sequence
+        packet.withUnsafeMutableBytes { p in
+            for index in 0..<DDP.packetCount(frameBytes: byteCount) {
+                let (start, count) = DDP.writeHeader(index, frameBytes: byteCount, sequence: sequence, into: p)
+                fill(start, UnsafeMutableRawBufferPointer(rebasing: p[DDP.headerSize..<DDP.headerSize + count]))
+                emit(UnsafeRawBufferPointer(rebasing: p[0..<DDP.headerSize + count]), 0)
+            }
         }
     }
 }

@@ -19,7 +19,6 @@ public final class DatagramSink<Framer: DatagramFramer>: FrameSink {
     private struct Inner {
         var framer: Framer
         var pipeline: LEDPipeline
-        var leds: [UInt8] = []
         var socket: DatagramSocket?
         var state = OutputState.waiting
         var counters = OutputCounters()
@@ -53,7 +52,8 @@ public final class DatagramSink<Framer: DatagramFramer>: FrameSink {
         self.cap = cap
         self.log = log
         self.queue = DispatchQueue(label: "signd.net.\(name)")
-        self.inner = Mutex(Inner(framer: framer, pipeline: pipeline))
+        let ordered = pipeline.order == framer.order ? pipeline : pipeline.ordered(framer.order)
+        self.inner = Mutex(Inner(framer: framer, pipeline: ordered))
         // A literal address (or multicast) opens at once, so the first frame goes out; a
         // name waits for the resolver on the output's queue.
         if !open(numericOnly: true) {
@@ -125,17 +125,14 @@ public final class DatagramSink<Framer: DatagramFramer>: FrameSink {
         guard cap.admits(number) else { return }
         inner.withLock { s in
             guard !s.stopped, let socket = s.socket else { return }
-            s.pipeline.colour(frame, scale: display.scale, into: &s.leds)
             var failure: Int32 = 0
             var blocked = false
-            s.leds.withUnsafeBytes { leds in
-                s.framer.writeFrame(leds) { datagram, destination in
-                    let code = socket.send(datagram, to: destination)
-                    if code == EAGAIN || code == EWOULDBLOCK || code == ENOBUFS {
-                        blocked = true
-                    } else if code != 0 {
-                        failure = code
-                    }
+            s.framer.writeFrame(frame, scale: display.scale, through: &s.pipeline) { datagram, destination in
+                let code = socket.send(datagram, to: destination)
+                if code == EAGAIN || code == EWOULDBLOCK || code == ENOBUFS {
+                    blocked = true
+                } else if code != 0 {
+                    failure = code
                 }
             }
             Self.account(&s, failure: failure, blocked: blocked, at: deadline, name: name, log: log)
@@ -182,9 +179,7 @@ public final class DatagramSink<Framer: DatagramFramer>: FrameSink {
             guard !s.stopped else { return }
             s.stopped = true
             if let socket = s.socket {
-                s.leds.withUnsafeBytes { leds in
-                    s.framer.writeGoodbye(leds) { datagram, destination in _ = socket.send(datagram, to: destination) }
-                }
+                s.framer.writeGoodbye { datagram, destination in _ = socket.send(datagram, to: destination) }
             }
             s.socket = nil
         }

@@ -14,22 +14,30 @@ public enum EnttecDMXUSBPro {
     /// the LEDs' R, G, B bytes from channel `startChannel` (1-based) on, every other channel
     /// 0. LED bytes that would pass the last channel are left out.
     public static func encodeSendDMX(_ rgb: [UInt8], channels: Int, startChannel: Int, into out: inout [UInt8]) {
+        encodeSendDMX(bytes: rgb.count, channels: channels, startChannel: startChannel, into: &out) { buffer in
+            rgb.withUnsafeBytes { buffer.baseAddress!.copyMemory(from: $0.baseAddress!, byteCount: buffer.count) }
+        }
+    }
+
+    /// The same message for a frame of `bytes` LED bytes: `fill` writes the first of them
+    /// (as many as the channels take, `buffer.count`) in place.
+    public static func encodeSendDMX(
+        bytes: Int, channels: Int, startChannel: Int, into out: inout [UInt8],
+        fill: (_ buffer: UnsafeMutableRawBufferPointer) -> Void
+    ) {
         let length = channels + 1
         let size = 4 + length + 1
         if out.count != size { out = [UInt8](repeating: 0, count: size) }
-        out.withUnsafeMutableBufferPointer { o in
+        out.withUnsafeMutableBytes { o in
             o[0] = startByte
             o[1] = sendDMXLabel
             o[2] = UInt8(truncatingIfNeeded: length)
             o[3] = UInt8(truncatingIfNeeded: length >> 8)
             o[4] = 0  // the DMX start code: dimmer data
             let first = 5 + startChannel - 1
-            let copied = max(0, min(rgb.count, channels - (startChannel - 1)))
+            let copied = max(0, min(bytes, channels - (startChannel - 1)))
             for i in 5..<first { o[i] = 0 }
-            rgb.withUnsafeBufferPointer { source in
-                guard let from = source.baseAddress, copied > 0 else { return }
-                (o.baseAddress! + first).update(from: from, count: copied)
-            }
+            if copied > 0 { fill(UnsafeMutableRawBufferPointer(rebasing: o[first..<first + copied])) }
             for i in (first + copied)..<(size - 1) { o[i] = 0 }
             o[size - 1] = endByte
         }

@@ -22,35 +22,36 @@ public struct FlaschenTaschenFramer: DatagramFramer {
             FlaschenTaschen.header(width: $0.width, height: $0.height, x: x + $0.x, y: y + $0.y, layer: layer)
         }
         footers = tiles.map { FlaschenTaschen.footer(x: x + $0.x, y: y + $0.y, layer: layer) }
-        packet.reserveCapacity(
-            zip(tiles, zip(headers, footers)).map { $0.width * $0.height * 3 + $1.0.count + $1.1.count }.max() ?? 0)
+        packet = [UInt8](
+            repeating: 0,
+            count: zip(tiles, zip(headers, footers)).map { $0.width * $0.height * 3 + $1.0.count + $1.1.count }.max() ?? 0)
     }
 
     public mutating func writeFrame(
-        _ leds: UnsafeRawBufferPointer, emit: (_ datagram: UnsafeRawBufferPointer, _ destination: Int) -> Void
+        byteCount: Int, fill: (_ offset: Int, _ buffer: UnsafeMutableRawBufferPointer) -> Void,
+        emit: (_ datagram: UnsafeRawBufferPointer, _ destination: Int) -> Void
     ) {
         for index in tiles.indices {
             let tile = tiles[index]
-            let header = headers[index], footer = footers[index]
             let data = tile.width * tile.height * 3
-            packet.removeAll(keepingCapacity: true)
-            packet.append(contentsOf: repeatElement(0, count: header.count + data + footer.count))
+            let size = headers[index].count + data + footers[index].count
+            if packet.count < size { packet += repeatElement(0, count: size - packet.count) }
             packet.withUnsafeMutableBytes { p in
-                header.withUnsafeBytes { p.baseAddress!.copyMemory(from: $0.baseAddress!, byteCount: $0.count) }
-                let pixels = p.baseAddress! + header.count
+                headers[index].withUnsafeBytes { p.baseAddress!.copyMemory(from: $0.baseAddress!, byteCount: $0.count) }
+                let pixels = p.baseAddress! + headers[index].count
                 for row in 0..<tile.height {
-                    // The picture's bytes of this row of the tile; LEDs past the end stay black.
+                    // The picture's bytes of this row of the tile; LEDs past the end are black.
                     let start = ((tile.y + row) * width + tile.x) * 3
-                    let count = max(0, min(tile.width * 3, leds.count - start))
-                    if count > 0 {
-                        (pixels + row * tile.width * 3).copyMemory(from: leds.baseAddress! + start, byteCount: count)
-                    }
+                    let count = max(0, min(tile.width * 3, byteCount - start))
+                    let line = pixels + row * tile.width * 3
+                    if count > 0 { fill(start, UnsafeMutableRawBufferPointer(start: line, count: count)) }
+                    (line + count).initializeMemory(as: UInt8.self, repeating: 0, count: tile.width * 3 - count)
                 }
-                footer.withUnsafeBytes {
+                footers[index].withUnsafeBytes {
                     (pixels + data).copyMemory(from: $0.baseAddress!, byteCount: $0.count)
                 }
+                emit(UnsafeRawBufferPointer(rebasing: p[0..<size]), 0)
             }
-            packet.withUnsafeBytes { emit($0, 0) }
         }
     }
 }

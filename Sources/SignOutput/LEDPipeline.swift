@@ -2,32 +2,48 @@ import SignGraphics
 
 /// One output's way from a rendered frame to LED bytes: pixel map, colour correction and
 /// temporal dithering, in that order, fused into one pass per LED over the map (see
-/// `DriveTable`). Keeps its tables and dither state between frames.
+/// `DriveTable`, `PixelRuns`), in the wire's channel order. Keeps its tables and dither
+/// state between frames.
 public struct LEDPipeline: Sendable {
     public let map: PixelMap
     public let correction: ColorCorrection
     public let dithering: Bool
+    /// The order `colour` writes each LED's bytes in (the wire's: GRB for a WS2812 board).
+    public let order: ColourOrder
+    /// Grey's carry, one slot per LED.
     private var dither = TemporalDither()
+    /// Colour's carry: per LED, its three carries in their lanes (`DriveTable`).
+    private var carry: [UInt64] = []
     private var table: DriveTable
+    /// The map as runs, when it breaks into long ones.
+    private let runs: PixelRuns?
     /// Per channel byte, its linear level weighted by its share of luminance (Rec. 709), for
     /// `grey`: the products a luminance sum adds, computed once.
     private let luminance: [Double]
 
-    public init(map: PixelMap, correction: ColorCorrection, dithering: Bool) {
+    public init(map: PixelMap, correction: ColorCorrection, dithering: Bool, order: ColourOrder = .rgb) {
         self.map = map
         self.correction = correction
         self.dithering = dithering
-        let table = DriveTable(correction: correction, dithering: dithering)
+        self.order = order
+        let table = DriveTable(correction: correction, dithering: dithering, order: order)
         let weights = [0.2126, 0.7152, 0.0722]
         self.table = table
+        self.runs = PixelRuns(map.source)
         self.luminance = table.levels.indices.map { weights[$0 >> 8] * Double(table.levels[$0]) }
+    }
+
+    /// The same map, correction and dithering writing its bytes in `order` (dither state
+    /// starts afresh).
+    public func ordered(_ order: ColourOrder) -> LEDPipeline {
+        LEDPipeline(map: map, correction: correction, dithering: dithering, order: order)
     }
 
     /// Bytes `colour` writes for this map: 3 per LED.
     public var colourByteCount: Int { map.ledCount * 3 }
 
-    /// Corrected R, G, B bytes per LED, in LED order, at `scale` (`DisplaySetting.scale`:
-    /// 65536 is full brightness) in linear light before dithering.
+    /// Corrected bytes per LED (R, G, B, or in `order`), in LED order, at `scale`
+    /// (`DisplaySetting.scale`: 65536 is full brightness) in linear light before dithering.
     public mutating func colour(_ frame: Frame, scale: UInt32 = 65536, into out: inout [UInt8]) {
         if out.count != colourByteCount { out = [UInt8](repeating: 0, count: colourByteCount) }
         out.withUnsafeMutableBytes { colour(frame, scale: scale, intoBuffer: $0) }
@@ -39,72 +55,158 @@ public struct LEDPipeline: Sendable {
         let count = map.ledCount
         guard count > 0 else { return }
         precondition(buffer.count >= count * 3, "the buffer has no room for every LED's bytes")
-        let out = buffer.baseAddress!.assumingMemoryBound(to: UInt8.self)
+        colour(frame, scale: scale, leds: 0..<count, into: buffer.baseAddress!)
+    }
+
+    /// The bytes of LEDs `leds` only (3 each, from `out` on): a framer fills each packet
+    /// straight from the frame this way, one range after another, with no copy of the whole
+    /// frame's bytes between. Every LED's dither carry moves on as when the whole frame goes
+    /// at once, so a frame must cover each LED once.
+    public mutating func colour(_ frame: Frame, scale: UInt32 = 65536, leds: Range<Int>, into out: UnsafeMutableRawPointer) {
+        precondition(leds.lowerBound >= 0 && leds.upperBound <= map.ledCount, "LEDs past the map")
+        guard !leds.isEmpty else { return }
         table.update(scale: scale)
-        dither.reserve(count * 3)
+        if carry.count != map.ledCount {
+            // Grey and colour do not share a carry: the old pipeline started afresh on a switch.
+            dither = TemporalDither()
+            carry = [UInt64](repeating: 0, count: map.ledCount)
+        }
         let dithering = dithering
+        let out = out.assumingMemoryBound(to: UInt8.self)
+        let whole = runs.map { frame.pixels.count / 3 >= $0.pixelsNeeded } ?? false
         frame.pixels.withUnsafeBufferPointer { pixels in
-            map.source.withUnsafeBufferPointer { source in
-                table.entries.withUnsafeBufferPointer { entries in
-                    dither.withCarry { carry in
+            table.lanes.withUnsafeBufferPointer { lanes in
+                carry.withUnsafeMutableBufferPointer { carry in
+                    let c = dithering ? carry.baseAddress! : nil
+                    if whole, let runs {
                         Self.colour(
-                            pixels: pixels, source: source, entries: entries.baseAddress!,
-                            carry: dithering ? carry : nil, out: out)
+                            pixels: pixels.baseAddress!, runs: runs, leds: leds, lanes: lanes.baseAddress!, carry: c,
+                            out: out)
+                    } else {
+                        map.source.withUnsafeBufferPointer { source in
+                            Self.colour(
+                                pixels: pixels, source: UnsafeBufferPointer(rebasing: source[leds]),
+                                lanes: lanes.baseAddress!, carry: c.map { $0 + leds.lowerBound }, out: out)
+                        }
                     }
                 }
             }
         }
     }
 
-    /// The fused pass: per LED, its frame pixel (black when the map has none or it lies past
-    /// the frame), each channel's table entry, and with dithering the carry.
-    @inline(__always)
+    /// Along the runs that cover `leds`.
     private static func colour(
-        pixels: UnsafeBufferPointer<UInt8>, source: UnsafeBufferPointer<Int32>, entries: UnsafePointer<UInt16>,
-        carry: UnsafeMutablePointer<UInt8>?, out: UnsafeMutablePointer<UInt8>
+        pixels: UnsafePointer<UInt8>, runs: PixelRuns, leds: Range<Int>, lanes: UnsafePointer<UInt64>,
+        carry: UnsafeMutablePointer<UInt64>?, out: UnsafeMutablePointer<UInt8>
+    ) {
+        var k = runs.index(of: leds.lowerBound)
+        var led = leds.lowerBound
+        var o = out
+        runs.runs.withUnsafeBufferPointer { runs in
+            while led < leds.upperBound {
+                let run = runs[k]
+                let n = min(run.led + run.count, leds.upperBound) - led
+                let c = carry.map { $0 + led }
+                if run.pixel < 0 {
+                    black(count: n, lanes: lanes, carry: c, out: o)
+                } else {
+                    let first = pixels + (run.pixel + (led - run.led) * run.step) * 3
+                    along(first, stride: run.step * 3, count: n, lanes: lanes, carry: c, out: o)
+                }
+                led += n
+                o += n * 3
+                k += 1
+            }
+        }
+    }
+
+    /// One lane-word sum per LED: its three entries and its carry; the high bytes shown,
+    /// the low bytes kept.
+    @inline(__always)
+    private static func along(
+        _ first: UnsafePointer<UInt8>, stride: Int, count: Int, lanes: UnsafePointer<UInt64>,
+        carry: UnsafeMutablePointer<UInt64>?, out: UnsafeMutablePointer<UInt8>
+    ) {
+        let red = lanes, green = lanes + 256, blue = lanes + 512
+        var p = first, o = out
+        if var c = carry {
+            for _ in 0..<count {
+                let sum = red[Int(p[0])] &+ green[Int(p[1])] &+ blue[Int(p[2])] &+ c.pointee
+                c.pointee = sum & DriveTable.carryMask
+                Self.show(sum, at: o)
+                c += 1
+                o += 3
+                p += stride
+            }
+        } else {
+            for _ in 0..<count {
+                Self.show(red[Int(p[0])] &+ green[Int(p[1])] &+ blue[Int(p[2])], at: o)
+                o += 3
+                p += stride
+            }
+        }
+    }
+
+    /// LEDs no pixel lights (no panel, or past the frame): each is a black pixel.
+    @inline(__always)
+    private static func black(
+        count: Int, lanes: UnsafePointer<UInt64>, carry: UnsafeMutablePointer<UInt64>?, out: UnsafeMutablePointer<UInt8>
+    ) {
+        let sum = lanes[0] &+ lanes[256] &+ lanes[512]
+        var o = out
+        if var c = carry {
+            for _ in 0..<count {
+                let s = sum &+ c.pointee
+                c.pointee = s & DriveTable.carryMask
+                Self.show(s, at: o)
+                c += 1
+                o += 3
+            }
+        } else {
+            for _ in 0..<count {
+                Self.show(sum, at: o)
+                o += 3
+            }
+        }
+    }
+
+    /// The high byte of each lane, in lane order.
+    @inline(__always)
+    private static func show(_ sum: UInt64, at o: UnsafeMutablePointer<UInt8>) {
+        o[0] = UInt8(truncatingIfNeeded: sum &>> 8)
+        o[1] = UInt8(truncatingIfNeeded: sum &>> 24)
+        o[2] = UInt8(truncatingIfNeeded: sum &>> 40)
+    }
+
+    /// LED by LED over the map: its frame pixel (black when the map has none or it lies past
+    /// the frame).
+    private static func colour(
+        pixels: UnsafeBufferPointer<UInt8>, source: UnsafeBufferPointer<Int32>, lanes: UnsafePointer<UInt64>,
+        carry: UnsafeMutablePointer<UInt64>?, out: UnsafeMutablePointer<UInt8>
     ) {
         // A pixel index i is in the frame when i * 3 + 2 < pixels.count, that is i < count / 3;
         // a negative index (no pixel) fails the same unsigned comparison.
         let inFrame = UInt32(truncatingIfNeeded: pixels.count / 3)
         let base = pixels.baseAddress
-        let green = entries + 256, blue = entries + 512
+        let red = lanes, green = lanes + 256, blue = lanes + 512
         var o = out
-        if let carry {
-            var c = carry
-            for index in source {
-                var r = 0, g = 0, b = 0
-                if UInt32(bitPattern: index) < inFrame {
-                    let p = base.unsafelyUnwrapped + Int(index) &* 3
-                    r = Int(p[0])
-                    g = Int(p[1])
-                    b = Int(p[2])
-                }
-                let sr = entries[r] &+ UInt16(c[0])
-                let sg = green[g] &+ UInt16(c[1])
-                let sb = blue[b] &+ UInt16(c[2])
-                c[0] = UInt8(truncatingIfNeeded: sr)
-                c[1] = UInt8(truncatingIfNeeded: sg)
-                c[2] = UInt8(truncatingIfNeeded: sb)
-                o[0] = UInt8(truncatingIfNeeded: sr &>> 8)
-                o[1] = UInt8(truncatingIfNeeded: sg &>> 8)
-                o[2] = UInt8(truncatingIfNeeded: sb &>> 8)
-                c += 3
-                o += 3
+        var c = carry
+        for index in source {
+            var r = 0, g = 0, b = 0
+            if UInt32(bitPattern: index) < inFrame {
+                let p = base.unsafelyUnwrapped + Int(index) &* 3
+                r = Int(p[0])
+                g = Int(p[1])
+                b = Int(p[2])
             }
-        } else {
-            for index in source {
-                var r = 0, g = 0, b = 0
-                if UInt32(bitPattern: index) < inFrame {
-                    let p = base.unsafelyUnwrapped + Int(index) &* 3
-                    r = Int(p[0])
-                    g = Int(p[1])
-                    b = Int(p[2])
-                }
-                o[0] = UInt8(truncatingIfNeeded: entries[r])
-                o[1] = UInt8(truncatingIfNeeded: green[g])
-                o[2] = UInt8(truncatingIfNeeded: blue[b])
-                o += 3
+            var sum = red[r] &+ green[g] &+ blue[b]
+            if let k = c {
+                sum &+= k.pointee
+                k.pointee = sum & DriveTable.carryMask
+                c = k + 1
             }
+            Self.show(sum, at: o)
+            o += 3
         }
     }
 
@@ -114,16 +216,43 @@ public struct LEDPipeline: Sendable {
         let count = map.ledCount
         if out.count != count { out = [UInt8](repeating: 0, count: count) }
         guard count > 0 else { return }
+        if !carry.isEmpty {
+            carry = []
+            dither = TemporalDither()
+        }
         dither.reserve(count)
         let dithering = dithering
+        let whole = runs.map { frame.pixels.count / 3 >= $0.pixelsNeeded } ?? false
         frame.pixels.withUnsafeBufferPointer { pixels in
-            map.source.withUnsafeBufferPointer { source in
-                luminance.withUnsafeBufferPointer { luminance in
-                    out.withUnsafeMutableBufferPointer { out in
-                        dither.withCarry { carry in
-                            Self.grey(
-                                pixels: pixels, source: source, luminance: luminance.baseAddress!, scale: scale,
-                                carry: dithering ? carry : nil, out: out.baseAddress!)
+            luminance.withUnsafeBufferPointer { luminance in
+                out.withUnsafeMutableBufferPointer { out in
+                    dither.withCarry { carry in
+                        let c = dithering ? carry : nil
+                        let l = luminance.baseAddress!
+                        if whole, let runs {
+                            for run in runs.runs {
+                                let o = out.baseAddress! + run.led
+                                let k = c.map { $0 + run.led }
+                                if run.pixel < 0 {
+                                    // A black pixel, the same for each.
+                                    var zero: (UInt8, UInt8, UInt8) = (0, 0, 0)
+                                    withUnsafePointer(to: &zero) { z in
+                                        z.withMemoryRebound(to: UInt8.self, capacity: 3) {
+                                            Self.grey($0, stride: 0, count: run.count, luminance: l, scale: scale, carry: k, out: o)
+                                        }
+                                    }
+                                } else {
+                                    Self.grey(
+                                        pixels.baseAddress! + run.pixel * 3, stride: run.step * 3, count: run.count,
+                                        luminance: l, scale: scale, carry: k, out: o)
+                                }
+                            }
+                        } else {
+                            map.source.withUnsafeBufferPointer { source in
+                                Self.grey(
+                                    pixels: pixels, source: source, luminance: l, scale: scale, carry: c,
+                                    out: out.baseAddress!)
+                            }
                         }
                     }
                 }
@@ -131,7 +260,44 @@ public struct LEDPipeline: Sendable {
         }
     }
 
+    /// Grey along one run of the map.
+    private static func grey(
+        _ first: UnsafePointer<UInt8>, stride: Int, count: Int, luminance: UnsafePointer<Double>, scale: UInt32,
+        carry: UnsafeMutablePointer<UInt8>?, out: UnsafeMutablePointer<UInt8>
+    ) {
+        let green = luminance + 256, blue = luminance + 512
+        var p = first
+        if let carry {
+            for led in 0..<count {
+                let level = greyLevel(luminance[Int(p[0])] + green[Int(p[1])] + blue[Int(p[2])], scale: scale)
+                let sum = TemporalDither.steps(level) &+ UInt16(carry[led])
+                carry[led] = UInt8(truncatingIfNeeded: sum)
+                out[led] = UInt8(truncatingIfNeeded: sum &>> 8)
+                p += stride
+            }
+        } else {
+            for led in 0..<count {
+                out[led] = TemporalDither.round(
+                    greyLevel(luminance[Int(p[0])] + green[Int(p[1])] + blue[Int(p[2])], scale: scale))
+                p += stride
+            }
+        }
+    }
+
+    /// A luminance sum (0 to 65535 and a little) rounded half away from zero, at most 65535,
+    /// at `scale`. The rounding adds 2^52, which leaves the nearest integer (ties to even)
+    /// in the low bits with no conversion instruction and its range checks; the exact
+    /// difference from it says whether a tie goes up.
     @inline(__always)
+    static func greyLevel(_ y: Double, scale: UInt32) -> UInt16 {
+        let shifted = y + 4_503_599_627_370_496.0
+        let nearest = shifted - 4_503_599_627_370_496.0
+        let even = Int(truncatingIfNeeded: shifted.bitPattern & 0x000f_ffff_ffff_ffff)
+        let rounded = even &+ (y - nearest >= 0.5 ? 1 : 0)
+        return DisplaySetting.scaled(UInt16(truncatingIfNeeded: min(rounded, 65535)), by: scale)
+    }
+
+    /// Grey LED by LED over the map.
     private static func grey(
         pixels: UnsafeBufferPointer<UInt8>, source: UnsafeBufferPointer<Int32>, luminance: UnsafePointer<Double>,
         scale: UInt32, carry: UnsafeMutablePointer<UInt8>?, out: UnsafeMutablePointer<UInt8>
@@ -147,12 +313,7 @@ public struct LEDPipeline: Sendable {
                 g = Int(p[1])
                 b = Int(p[2])
             }
-            // The same sum, in the same order, as weighting the three levels one by one.
-            let y = luminance[r] + luminance[256 + g] + luminance[512 + b]
-            // Rounded half away from zero (y is never negative) without a libm call.
-            let whole = Int(y)
-            let rounded = y - Double(whole) >= 0.5 ? whole + 1 : whole
-            let level = DisplaySetting.scaled(UInt16(min(rounded, 65535)), by: scale)
+            let level = greyLevel(luminance[r] + luminance[256 + g] + luminance[512 + b], scale: scale)
             if let carry {
                 let sum = TemporalDither.steps(level) &+ UInt16(carry[led])
                 carry[led] = UInt8(truncatingIfNeeded: sum)

@@ -18,7 +18,6 @@ public final class OPCSink: FrameSink {
 
     private struct Inner {
         var pipeline: LEDPipeline
-        var leds: [UInt8] = []
         var message: [UInt8] = []
         /// Bytes of `message` already written; `message.count` when it is all out.
         var written = 0
@@ -139,9 +138,7 @@ public final class OPCSink: FrameSink {
                     return nil
                 }
             }
-            s.pipeline.colour(frame, scale: display.scale, into: &s.leds)
-            let channel = self.channel
-            s.leds.withUnsafeBytes { OPC.writePixels(channel: channel, pixels: $0, into: &s.message) }
+            Self.compose(frame, scale: display.scale, channel: channel, through: &s.pipeline, into: &s.message)
             s.written = 0
             if let error = Self.write(&s) { return Self.drop(&s, error) }
             if s.written == 0 {
@@ -154,6 +151,19 @@ public final class OPCSink: FrameSink {
             return nil
         }
         if let lost { queue.async { self.retryLater(lost) } }
+    }
+
+    /// The set-pixels message for `frame`: its header, and the LEDs (as many as a message
+    /// carries) coloured straight into it.
+    public static func compose(
+        _ frame: Frame, scale: UInt32, channel: UInt8, through pipeline: inout LEDPipeline, into message: inout [UInt8]
+    ) {
+        let count = min(pipeline.colourByteCount, OPC.maxData) / 3 * 3
+        if message.count != OPC.headerSize + count { message = [UInt8](repeating: 0, count: OPC.headerSize + count) }
+        message.withUnsafeMutableBytes { m in
+            OPC.writeHeader(channel: channel, count: count, into: m)
+            pipeline.colour(frame, scale: scale, leds: 0..<count / 3, into: m.baseAddress! + OPC.headerSize)
+        }
     }
 
     /// Writes what the kernel takes of the message now; an error when the connection broke.

@@ -26,7 +26,6 @@ public final class SerialSink: FrameSink {
 
     private struct Inner {
         var pipeline: LEDPipeline
-        var leds: [UInt8] = []
         var message: [UInt8] = []
         /// Bytes of `message` already written; `message.count` when it is all out.
         var written = 0
@@ -120,14 +119,7 @@ public final class SerialSink: FrameSink {
                     return
                 }
             }
-            s.pipeline.colour(frame, scale: display.scale, into: &s.leds)
-            switch framing {
-            case .adalight: Adalight.encode(s.leds, into: &s.message)
-            case .awa: Adalight.encodeAWA(s.leds, into: &s.message)
-            case .tpm2: TPM2.encode(s.leds, into: &s.message)
-            case .enttecSendDMX(let channels, let start):
-                EnttecDMXUSBPro.encodeSendDMX(s.leds, channels: channels, startChannel: start, into: &s.message)
-            }
+            Self.compose(frame, scale: display.scale, framing: framing, through: &s.pipeline, into: &s.message)
             s.written = 0
             guard Self.write(&s, name: name, log: log) else { return }
             if s.written == 0 {
@@ -137,6 +129,30 @@ public final class SerialSink: FrameSink {
             } else {
                 s.counters.framesSent += 1
             }
+        }
+    }
+
+    /// The frame's message, its LEDs coloured straight into it.
+    public static func compose(
+        _ frame: Frame, scale: UInt32, framing: Framing, through pipeline: inout LEDPipeline, into message: inout [UInt8]
+    ) {
+        let bytes = pipeline.colourByteCount
+        // The first `buffer.count` LED bytes: whole LEDs in place, a last LED cut short by
+        // the end through a scratch triple.
+        func fill(_ buffer: UnsafeMutableRawBufferPointer) {
+            let whole = buffer.count / 3
+            pipeline.colour(frame, scale: scale, leds: 0..<whole, into: buffer.baseAddress!)
+            guard buffer.count % 3 != 0 else { return }
+            var last: (UInt8, UInt8, UInt8) = (0, 0, 0)
+            withUnsafeMutableBytes(of: &last) { pipeline.colour(frame, scale: scale, leds: whole..<whole + 1, into: $0.baseAddress!) }
+            withUnsafeBytes(of: last) { (buffer.baseAddress! + whole * 3).copyMemory(from: $0.baseAddress!, byteCount: buffer.count % 3) }
+        }
+        switch framing {
+        case .adalight: Adalight.encode(bytes: bytes, into: &message, fill: fill)
+        case .awa: Adalight.encodeAWA(bytes: bytes, into: &message, fill: fill)
+        case .tpm2: TPM2.encode(bytes: bytes, into: &message, fill: fill)
+        case .enttecSendDMX(let channels, let start):
+            EnttecDMXUSBPro.encodeSendDMX(bytes: bytes, channels: channels, startChannel: start, into: &message, fill: fill)
         }
     }
 

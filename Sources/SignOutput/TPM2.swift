@@ -10,17 +10,19 @@ public enum TPM2 {
 
     /// Writes a data frame for `rgb` into `out`, reusing its storage.
     public static func encode(_ rgb: [UInt8], into out: inout [UInt8]) {
-        let size = 4 + rgb.count + 1
+        encode(bytes: rgb.count, into: &out) { Adalight.copy(rgb, into: $0) }
+    }
+
+    /// A data frame of `bytes` LED bytes that `fill` writes in place.
+    public static func encode(bytes: Int, into out: inout [UInt8], fill: (UnsafeMutableRawBufferPointer) -> Void) {
+        let size = 4 + bytes + 1
         if out.count != size { out = [UInt8](repeating: 0, count: size) }
-        out.withUnsafeMutableBufferPointer { o in
+        out.withUnsafeMutableBytes { o in
             o[0] = startByte
             o[1] = dataFrame
-            o[2] = UInt8(truncatingIfNeeded: rgb.count >> 8)
-            o[3] = UInt8(truncatingIfNeeded: rgb.count)
-            rgb.withUnsafeBufferPointer { source in
-                guard let from = source.baseAddress else { return }
-                (o.baseAddress! + 4).update(from: from, count: source.count)
-            }
+            o[2] = UInt8(truncatingIfNeeded: bytes >> 8)
+            o[3] = UInt8(truncatingIfNeeded: bytes)
+            if bytes > 0 { fill(UnsafeMutableRawBufferPointer(rebasing: o[4..<4 + bytes])) }
             o[size - 1] = endByte
         }
     }

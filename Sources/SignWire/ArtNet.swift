@@ -41,14 +41,28 @@ public enum ArtNet {
         packet.removeAll(keepingCapacity: true)
         packet.append(contentsOf: repeatElement(0, count: dmxHeaderSize + length))
         packet.withUnsafeMutableBytes { p in
-            writeHeader(p, opcode: opDmx)
-            p[12] = sequence
-            p[13] = 0
-            p[14] = UInt8(portAddress & 0xff)  // sub-net and universe
-            p[15] = UInt8(portAddress >> 8 & 0x7f)  // net
-            p.put(UInt16(length), at: 16)
+            writeDmxHeader(portAddress: portAddress, sequence: sequence, channels: count, into: p)
             if count > 0 { (p.baseAddress! + dmxHeaderSize).copyMemory(from: channels.baseAddress!, byteCount: count) }
         }
+    }
+
+    /// The data length an ArtDmx of `channels` channels gives: even, at least 2.
+    public static func dmxLength(channels: Int) -> Int {
+        let count = min(channels, maxChannels)
+        return max(2, count + count % 2)
+    }
+
+    /// Writes an ArtDmx header for `channels` channels into the start of `p` (room for
+    /// `dmxHeaderSize` bytes); the caller puts the channels and their padding after it.
+    public static func writeDmxHeader(
+        portAddress: UInt16, sequence: UInt8, channels: Int, into p: UnsafeMutableRawBufferPointer
+    ) {
+        writeHeader(p, opcode: opDmx)
+        p[12] = sequence
+        p[13] = 0
+        p[14] = UInt8(portAddress & 0xff)  // sub-net and universe
+        p[15] = UInt8(portAddress >> 8 & 0x7f)  // net
+        p.put(UInt16(dmxLength(channels: channels)), at: 16)
     }
 
     /// Writes an ArtSync packet into `packet`, resized in place.
@@ -59,7 +73,8 @@ public enum ArtNet {
     }
 
     private static func writeHeader(_ p: UnsafeMutableRawBufferPointer, opcode: UInt16) {
-        for (i, byte) in identifier.enumerated() { p[i] = byte }
+        // "Art-Net" and a 0.
+        (p[0], p[1], p[2], p[3], p[4], p[5], p[6], p[7]) = (0x41, 0x72, 0x74, 0x2d, 0x4e, 0x65, 0x74, 0x00)
         p[8] = UInt8(opcode & 0xff)  // low byte first
         p[9] = UInt8(opcode >> 8)
         p.put(protocolVersion, at: 10)

@@ -38,16 +38,7 @@ public enum Colorlight {
         packet.removeAll(keepingCapacity: true)
         packet.append(contentsOf: repeatElement(0, count: rowHeaderSize + count * 3))
         packet.withUnsafeMutableBytes { p in
-            addresses(p)
-            p[12] = 0x55
-            p[13] = UInt8(truncatingIfNeeded: row >> 8)
-            p[14] = UInt8(truncatingIfNeeded: row)
-            p[15] = UInt8(truncatingIfNeeded: offset >> 8)
-            p[16] = UInt8(truncatingIfNeeded: offset)
-            p[17] = UInt8(truncatingIfNeeded: count >> 8)
-            p[18] = UInt8(truncatingIfNeeded: count)
-            p[19] = 0x08
-            p[20] = 0x88
+            writeRowHeader(row, offset: offset, count: count, into: p)
             var o = rowHeaderSize
             var i = offset * 3
             for _ in 0..<count {
@@ -58,6 +49,21 @@ public enum Colorlight {
                 i += 3
             }
         }
+    }
+
+    /// A row packet's header for `count` pixels from pixel `offset` of row `row`, into the
+    /// start of `p` (room for `rowHeaderSize` bytes); the pixels (B, G, R) go after it.
+    public static func writeRowHeader(_ row: Int, offset: Int, count: Int, into p: UnsafeMutableRawBufferPointer) {
+        addresses(p)
+        p[12] = 0x55
+        p[13] = UInt8(truncatingIfNeeded: row >> 8)
+        p[14] = UInt8(truncatingIfNeeded: row)
+        p[15] = UInt8(truncatingIfNeeded: offset >> 8)
+        p[16] = UInt8(truncatingIfNeeded: offset)
+        p[17] = UInt8(truncatingIfNeeded: count >> 8)
+        p[18] = UInt8(truncatingIfNeeded: count)
+        p[19] = 0x08
+        p[20] = 0x88
     }
 
     /// The brightness packet: `level` for red, green and blue.

@@ -42,20 +42,34 @@ public enum DDP {
     ) {
         let start = index * maxDataPerPacket
         let count = max(0, min(maxDataPerPacket, frame.count - start))
-        let last = start + count >= frame.count
         packet.removeAll(keepingCapacity: true)
         packet.append(contentsOf: repeatElement(0, count: headerSize + count))
         packet.withUnsafeMutableBytes { p in
-            p[0] = version1 | (last ? pushFlag : 0)
-            p[1] = sequence & 0x0f
-            p[2] = rgb8
-            p[3] = display
-            p.put(UInt32(start), at: 4)
-            p.put(UInt16(count), at: 8)
+            writeHeader(index, frameBytes: frame.count, sequence: sequence, into: p)
             if count > 0 {
                 (p.baseAddress! + headerSize).copyMemory(from: frame.baseAddress! + start, byteCount: count)
             }
         }
+    }
+
+    /// Writes the header of packet `index` of a frame of `frameBytes` bytes into the start of
+    /// `packet` (room for `headerSize` bytes at least): the packet's slice of the frame,
+    /// the push flag on the frame's last packet. Returns where its data lies in the frame,
+    /// for the caller to put after the header.
+    @discardableResult
+    public static func writeHeader(
+        _ index: Int, frameBytes: Int, sequence: UInt8, into p: UnsafeMutableRawBufferPointer
+    ) -> (start: Int, count: Int) {
+        let start = index * maxDataPerPacket
+        let count = max(0, min(maxDataPerPacket, frameBytes - start))
+        let last = start + count >= frameBytes
+        p[0] = version1 | (last ? pushFlag : 0)
+        p[1] = sequence & 0x0f
+        p[2] = rgb8
+        p[3] = display
+        p.put(UInt32(start), at: 4)
+        p.put(UInt16(count), at: 8)
+        return (start, count)
     }
 
     /// Reads a datagram: its header and where its data lies in it.

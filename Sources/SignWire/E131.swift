@@ -9,6 +9,8 @@ public enum E131 {
     public static let maxSlots = 512
     /// Universes senders may use (64214 is reserved for discovery).
     public static let universes: ClosedRange<UInt16> = 1...63999
+    /// Where a data packet's sequence, options and first slot (after the start code) are.
+    public static let sequenceOffset = 111, optionsOffset = 112, slotsOffset = 126
 
     /// Options: stream terminated (sent three times when a source stops).
     public static let streamTerminated: UInt8 = 0x40
@@ -84,8 +86,8 @@ public enum E131 {
             }
             p[108] = priority
             p.put(syncAddress, at: 109)
-            p[111] = sequence
-            p[112] = options
+            p[sequenceOffset] = sequence
+            p[optionsOffset] = options
             p.put(universe, at: 113)
             p.put(0x7000 | UInt16(dataPacketSize - 115), at: 115)
             p[117] = 0x02  // set property
@@ -95,7 +97,7 @@ public enum E131 {
             p.put(UInt16(maxSlots + 1), at: 123)  // start code and 512 slots
             p[125] = 0  // start code: dimmer data
             let count = min(slots.count, maxSlots)
-            if count > 0 { (p.baseAddress! + 126).copyMemory(from: slots.baseAddress!, byteCount: count) }
+            if count > 0 { (p.baseAddress! + slotsOffset).copyMemory(from: slots.baseAddress!, byteCount: count) }
         }
     }
 

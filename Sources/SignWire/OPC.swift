@@ -16,6 +16,14 @@ public enum OPC {
         public var data: Range<Int>
     }
 
+    /// Writes a set-pixels header for `count` data bytes (at most `maxData`) into the start
+    /// of `p`; the pixels go after it.
+    public static func writeHeader(channel: UInt8, count: Int, into p: UnsafeMutableRawBufferPointer) {
+        p[0] = channel
+        p[1] = setPixels
+        p.put(UInt16(min(count, maxData)), at: 2)
+    }
+
     /// Writes a set-pixels message for `channel` into `message`, resized in place.
     public static func writePixels(channel: UInt8, pixels: UnsafeRawBufferPointer, into message: inout [UInt8]) {
         let count = min(pixels.count, maxData)

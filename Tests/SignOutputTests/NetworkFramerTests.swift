@@ -16,7 +16,8 @@ struct NetworkFramerTests {
         var out: [([UInt8], Int)] = []
         leds.withUnsafeBytes { bytes in
             if goodbye {
-                framer.writeGoodbye(bytes) { out.append((Array($0), $1)) }
+                // With the last frame's bytes, which the framer keeps.
+                framer.writeGoodbye { out.append((Array($0), $1)) }
             } else {
                 framer.writeFrame(bytes) { out.append((Array($0), $1)) }
             }
@@ -78,9 +79,11 @@ struct NetworkFramerTests {
         }
         let goodbye = Self.frame(&framer, leds, goodbye: true)
         #expect(goodbye.count == 21, "three stream-terminated packets a universe")
-        for p in goodbye {
+        for (i, p) in goodbye.enumerated() {
             guard case .data(let d) = try p.datagram.withUnsafeBytes({ try E131.parse($0) }) else { continue }
             #expect(d.options & E131.streamTerminated != 0)
+            let used = i % 7 < 6 ? 510 : 1024 * 3 - 6 * 510
+            #expect(Array(p.datagram[d.slots].prefix(used)) == Array(leds[i % 7 * 510..<i % 7 * 510 + used]), "the last frame's slots")
         }
     }
 

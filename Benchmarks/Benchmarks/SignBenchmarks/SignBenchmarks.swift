@@ -321,14 +321,11 @@ let benchmarks: @Sendable () -> Void = {
                 map: PixelMap(panels: [Panel(width: w, height: h)], frameWidth: w, frameHeight: h),
                 correction: ColorCorrection(), dithering: true)
             let frame = Frame(width: w, height: h, fill: .white)
-            var bytes: [UInt8] = []
             var message: [UInt8] = []
-            pipeline.colour(frame, into: &bytes)
-            bytes.withUnsafeBytes { OPC.writePixels(channel: 0, pixels: $0, into: &message) }
+            OPCSink.compose(frame, scale: 65536, channel: 0, through: &pipeline, into: &message)
             benchmark.startMeasurement()
             for _ in benchmark.scaledIterations {
-                pipeline.colour(frame, into: &bytes)
-                bytes.withUnsafeBytes { OPC.writePixels(channel: 0, pixels: $0, into: &message) }
+                OPCSink.compose(frame, scale: 65536, channel: 0, through: &pipeline, into: &message)
                 blackHole(message)
             }
             benchmark.stopMeasurement()
@@ -491,6 +488,7 @@ let benchmarks: @Sendable () -> Void = {
 
     // The serial, DMX and SPI strips (StripEncodingBenchmarks.swift).
     stripEncodingBenchmarks()
+    stripFrameBenchmarks()
 
     // Encoding one frame for a Fadecandy board: the serpentine 32x16 map and 25 packets.
     Benchmark("Fadecandy frame encoding 32x16", configuration: .init(scalingFactor: .kilo)) { benchmark in
@@ -510,21 +508,20 @@ let benchmarks: @Sendable () -> Void = {
     }
 }
 
-/// Steady-state frames of one network framer: colour a white frame and write its datagrams.
+/// Steady-state frames of one network framer: colour a white frame straight into its
+/// datagrams, as the output does.
 func encodeFrames<F: DatagramFramer>(_ framer: F, benchmark: Benchmark, width: Int, height: Int) {
     var framer = framer
     var pipeline = LEDPipeline(
         map: PixelMap(panels: [Panel(width: width, height: height)], frameWidth: width, frameHeight: height),
         correction: ColorCorrection(), dithering: true)
+    pipeline = pipeline.ordered(framer.order)
     let frame = Frame(width: width, height: height, fill: .white)
-    var leds: [UInt8] = []
     var bytes = 0
-    pipeline.colour(frame, into: &leds)
-    leds.withUnsafeBytes { framer.writeFrame($0) { datagram, _ in bytes &+= datagram.count } }
+    framer.writeFrame(frame, scale: 65536, through: &pipeline) { datagram, _ in bytes &+= datagram.count }
     benchmark.startMeasurement()
     for _ in benchmark.scaledIterations {
-        pipeline.colour(frame, into: &leds)
-        leds.withUnsafeBytes { framer.writeFrame($0) { datagram, _ in bytes &+= datagram.count } }
+        framer.writeFrame(frame, scale: 65536, through: &pipeline) { datagram, _ in bytes &+= datagram.count }
     }
     benchmark.stopMeasurement()
     blackHole(bytes)
