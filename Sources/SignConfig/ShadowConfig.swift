@@ -4,7 +4,7 @@ import SignTiming
 
 /// Reads a layer's shadow, CALayer's properties in TOML's spelling: `shadow_color`,
 /// `shadow_opacity`, `shadow_radius` (capped), `shadow_offset` (`[width, height]`);
-/// `shadow_path` is refused until signd rasterises path data.
+/// `shadow_path` (SVG path data, as a shape layer's `path`).
 extension ConfigReader {
     static let shadowKeys: Set<String> = [
         "shadow_color", "shadow_opacity", "shadow_radius", "shadow_offset", "shadow_path",
@@ -32,10 +32,16 @@ extension ConfigReader {
                     "expected [width, height]: finite numbers from -\(Int(limit)) to \(Int(limit)) pixels (y down)")
             }
         }
-        if t["shadow_path"] != nil {
-            problem(
-                join(path, "shadow_path"),
-                "not supported yet: the shadow is made from the layer's own alpha; remove \"shadow_path\"")
+        if let raw = t["shadow_path"] {
+            if let text = raw.string {
+                do {
+                    layer.shadowPath = try PathData.parse(text)
+                } catch {
+                    problem(join(path, "shadow_path"), "path data \(error.description)")
+                }
+            } else {
+                problem(join(path, "shadow_path"), "expected SVG path data (a string), found \(raw.type)")
+            }
         }
         for (i, animation) in layer.animations.enumerated() {
             guard case .property(let a) = animation, a.keyPath == .shadowRadius else { continue }

@@ -80,6 +80,9 @@ public struct Layer: Sendable, Equatable {
     public var shadowOpacity = 0.0
     public var shadowRadius = 3.0
     public var shadowOffset = Size(width: 0, height: -3)
+    /// `shadowPath`: when set, the shadow is this path filled (non-zero, in the layer's
+    /// coordinates) instead of the layer's alpha, as Core Animation draws it.
+    public var shadowPath: Path?
     /// Applied in order; each reads the value the ones before it left.
     public var animations: [LayerAnimation]
     /// CAMediaTiming on the layer, as `CALayer` adopts it: its local time, for its own

@@ -28,6 +28,8 @@ enum LayerShadow {
     /// included; `nil` when not known (the shadow's radius or offset animates).
     static func extent(of layer: Layer, drawing drawn: Rect?) -> Rect? {
         guard let drawn, mayCast(layer), !layer.masksToBounds else { return drawn }
+        // A shadow path may reach past what the layer draws: no fixed extent then.
+        guard layer.shadowPath == nil else { return nil }
         let moves: Set<LayerProperty> = [.shadowRadius, .shadowOffset, .shadowOffsetWidth, .shadowOffsetHeight]
         guard layer.animations.allSatisfy({ moves.isDisjoint(with: $0.keyPaths) }) else { return nil }
         // The kernel reaches ceil(3σ) pixels and one more for a fractional offset.
@@ -73,6 +75,8 @@ final class ShadowStore {
     private var blur: ShadowBlur
     /// The alpha of the layer being shadowed.
     private var alpha: CoverageMask
+    /// Fills a `shadowPath` into `alpha`, its buffers sized for the board once.
+    private let rasterizer = PathRasterizer()
     private var frame: UInt64 = 0
     /// Shadows blurred since the frame began (kept ones reused are not counted).
     private(set) var blurs = 0
@@ -81,6 +85,7 @@ final class ShadowStore {
         (self.width, self.height, self.limit) = (max(width, 1), max(height, 1), limit)
         blur = ShadowBlur(width: width, height: height)
         alpha = CoverageMask(width: self.width, height: self.height)
+        rasterizer.reserve(width: self.width, height: self.height)
     }
 
     func beginFrame() {
@@ -101,7 +106,15 @@ final class ShadowStore {
         let i = index(prepared)
         let (shadow, box) = kept.withUnsafeMutableBufferPointer { kept -> (CoverageMask, ShadowBlur.Box) in
             if !(kept[i].alphaIsStill && kept[i].key == key) {
-                let source = alpha.read(alphaOf: canvas, in: area)
+                // `shadowPath` stands for the layer's alpha when set: the path filled
+                // (non-zero, as Core Animation fills it) in the layer's coordinates.
+                let source: ShadowBlur.Box
+                if let shadowPath = layer.pointee.shadowPath {
+                    rasterizer.fill(shadowPath, rule: .nonZero, offset: origin, into: &alpha)
+                    source = area
+                } else {
+                    source = alpha.read(alphaOf: canvas, in: area)
+                }
                 let offset = Point(x: key.offset.width, y: key.offset.height)
                 kept[i].box = blur.blur(
                     alpha, in: source, sigma: key.sigma, offset: offset, clip: area, into: &kept[i].shadow)
@@ -138,10 +151,13 @@ final class ShadowStore {
         return kept.count - 1
     }
 
-    /// Whether what `layer` draws has the same alpha at every time: its animations move only
-    /// its shadow and opacity, its sublayers are static, and it shows no stream.
+    /// Whether what `layer` draws has the same alpha at every time: it has a shadow path, or
+    /// its animations move only its shadow and opacity, its sublayers are static, and it
+    /// shows no stream.
     private static func alphaIsStill(_ layer: PreparedLayer) -> Bool {
         let model = layer.model
+        // A shadow path is the alpha, whatever the layer draws (it is not animatable).
+        if model.shadowPath != nil { return true }
         if case .stream = model.content { return false }
         return layer.sublayers.allSatisfy(\.isStatic)
             && model.animations.allSatisfy { $0.keyPaths.allSatisfy(LayerShadow.keepsAlpha.contains) }

@@ -57,6 +57,26 @@ struct LayerShadowTests {
         #expect(frame.pixel(x: 4, y: 5) == .black)
     }
 
+    @Test("shadowPath stands for the layer's alpha: the path filled, in the layer's coordinates, at the offset")
+    func shadowPathShapesTheShadow() throws {
+        // A 2x2 white layer at (2, 1) whose shadow path is a 4x1 bar along its top edge.
+        var layer = square(x: 2, y: 1, radius: 0, offset: Size(width: 0, height: 3))
+        layer.shadowPath = try PathData.parse("M 0 0 H 4 V 1 H 0 Z")
+        let frame = try render([layer], width: 10, height: 8)
+        // The bar moved down by 3: board pixels x 2..5, y 4, including past the layer's right edge.
+        for x in 2...5 { #expect(frame.pixel(x: x, y: 4) == Self.red, "x \(x)") }
+        // The layer's own second row casts nothing: the path, not the alpha, is the shadow.
+        for x in 2...3 { #expect(frame.pixel(x: x, y: 5) == .black, "x \(x)") }
+        #expect(frame.pixel(x: 6, y: 4) == .black)
+        #expect(frame.pixel(x: 2, y: 1) == .white)
+
+        // A layer that draws nothing still casts its path's shadow.
+        var empty = layer
+        empty.backgroundColor = nil
+        let alone = try render([empty], width: 10, height: 8)
+        for x in 2...5 { #expect(alone.pixel(x: x, y: 4) == Self.red, "x \(x)") }
+    }
+
     @Test("a glow's pixels around one lit pixel are 255 times the Gaussian's taps across and down (σ = shadowRadius)")
     func glowPixels() throws {
         let sigma = 1.5
