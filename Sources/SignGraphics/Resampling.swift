@@ -17,6 +17,12 @@ extension Canvas {
     /// source's edge (an anti-aliased edge, as cairo's bilinear filter with no extend
     /// draws). Where the map puts the source at or behind the viewer (w <= 0) nothing is
     /// drawn. Allocates nothing.
+    ///
+    /// The arithmetic of each sample is fixed (golden frames pin it); what is fast is around
+    /// it: a row's pixels that cannot reach the source only step the map, four texels wholly
+    /// inside the source are read without bounds checks, four transparent ones are skipped
+    /// and four equal ones are their own sample (the weights sum to 1 within far less than
+    /// half a level, so the rounded sample is exactly that pixel).
     public mutating func draw(
         _ source: Canvas, width sourceWidth: Int, height sourceHeight: Int, inverse: Homography,
         filter: ResamplingFilter, opacity: Float, in bounds: (x0: Int, y0: Int, x1: Int, y1: Int)
@@ -28,42 +34,98 @@ extension Canvas {
         let f = Canvas.factor(opacity)
         let stride = source.width, w = width
         let (fw, fh) = (Float(sw), Float(sh))
+        // An affine map (no perspective) keeps w of every pixel its row's first: the span of
+        // a row that can reach the source is then found by solving, not by visiting.
+        let affine = inverse.m13 == 0
         source.pixels.withUnsafeBufferPointer { src in
             pixels.withUnsafeMutableBufferPointer { dst in
                 let s = src.baseAddress!
-                @inline(__always) func texel(_ i: Int, _ j: Int) -> SIMD4<Float> {
-                    guard i >= 0, j >= 0, i < sw, j < sh else { return .zero }
-                    let p = s[j &* stride &+ i]
-                    if p == 0 { return .zero }
-                    return SIMD4(Float(p & 0xFF), Float(p >> 8 & 0xFF), Float(p >> 16 & 0xFF), Float(p >> 24))
+                let d = dst.baseAddress!
+                @inline(__always) func levels(_ p: Pixel) -> SIMD4<Float> {
+                    SIMD4<Float>(
+                        (SIMD4<Int32>(repeating: Int32(bitPattern: p)) &>> SIMD4(0, 8, 16, 24)) & SIMD4(repeating: 0xFF))
+                }
+                // `rounded(.down)` without a call into libm (sampled coordinates lie within
+                // (-2, 2050), where truncation is exact).
+                @inline(__always) func floor(_ a: Float) -> Float {
+                    let t = Float(Int32(a))
+                    return t > a ? t - 1 : t
+                }
+                @inline(__always) func texel(_ i: Int, _ j: Int) -> Pixel {
+                    guard i >= 0, j >= 0, i < sw, j < sh else { return 0 }
+                    return s[j &* stride &+ i]
                 }
                 for y in bounds.y0..<bounds.y1 {
                     // The row's first pixel centre mapped; each step right adds the map's first row.
                     var q = inverse.apply(Double(bounds.x0) + 0.5, Double(y) + 0.5)
                     let row = y &* w
-                    for x in bounds.x0..<bounds.x1 {
+                    var start = bounds.x0, end = bounds.x1
+                    if affine {
+                        guard q.w > 0 else { continue }
+                        // Where u and v (linear in x along the row) are within (-1, size + 1),
+                        // widened by a pixel each way: the per-pixel test still decides.
+                        var lo = -Double.infinity, hi = Double.infinity
+                        func within(_ a: Double, _ da: Double, _ limit: Double) {
+                            let (a0, a1) = (-1 * q.w, limit * q.w)
+                            if da == 0 {
+                                if !(a > a0 - 1e-6 * q.w && a < a1 + 1e-6 * q.w) { (lo, hi) = (1, 0) }
+                                return
+                            }
+                            let (k0, k1) = ((a0 - a) / da, (a1 - a) / da)
+                            lo = Swift.max(lo, Swift.min(k0, k1))
+                            hi = Swift.min(hi, Swift.max(k0, k1))
+                        }
+                        within(q.x, inverse.m11, Double(sw) + 1)
+                        within(q.y, inverse.m12, Double(sh) + 1)
+                        guard lo <= hi else { continue }
+                        let span = Double(bounds.x1 - bounds.x0)
+                        let k0 = Swift.max(0, Swift.min(span, (lo - 1).rounded(.down)))
+                        let k1 = Swift.max(0, Swift.min(span, (hi + 2).rounded(.up)))
+                        start = bounds.x0 + Int(k0)
+                        end = bounds.x0 + Int(k1)
+                        // Stepped to the span's first pixel add by add, as the loop would.
+                        for _ in bounds.x0..<start {
+                            (q.x, q.y, q.w) = (q.x + inverse.m11, q.y + inverse.m12, q.w + inverse.m13)
+                        }
+                    }
+                    guard start < end else { continue }
+                    let unit = affine && q.w == 1
+                    for x in start..<end {
                         defer { (q.x, q.y, q.w) = (q.x + inverse.m11, q.y + inverse.m12, q.w + inverse.m13) }
                         guard q.w > 0 else { continue }
-                        let u = Float(q.x / q.w), v = Float(q.y / q.w)
+                        // w is exactly 1 for most affine maps: dividing by it changes nothing.
+                        let u: Float, v: Float
+                        if unit { (u, v) = (Float(q.x), Float(q.y)) } else { (u, v) = (Float(q.x / q.w), Float(q.y / q.w)) }
                         // Wholly outside (beyond the half pixel a linear sample reaches).
                         guard u > -1, v > -1, u < fw + 1, v < fh + 1 else { continue }
-                        let sample: SIMD4<Float>
+                        let p: Pixel
                         switch filter {
                         case .nearest:
                             guard u >= 0, v >= 0, u < fw, v < fh else { continue }
-                            sample = texel(Int(u), Int(v))
+                            p = texel(Int(u), Int(v))
                         case .linear:
                             let sx = u - 0.5, sy = v - 0.5
-                            let fx = sx.rounded(.down), fy = sy.rounded(.down)
+                            let fx = floor(sx), fy = floor(sy)
                             let i = Int(fx), j = Int(fy)
-                            let ax = sx - fx, ay = sy - fy
-                            let top = texel(i, j) * (1 - ax) + texel(i &+ 1, j) * ax
-                            let bottom = texel(i, j &+ 1) * (1 - ax) + texel(i &+ 1, j &+ 1) * ax
-                            sample = top * (1 - ay) + bottom * ay
+                            let p00: Pixel, p10: Pixel, p01: Pixel, p11: Pixel
+                            if i >= 0, j >= 0, i &+ 1 < sw, j &+ 1 < sh {
+                                let t = s + (j &* stride &+ i)
+                                (p00, p10, p01, p11) = (t[0], t[1], t[stride], t[stride &+ 1])
+                            } else {
+                                (p00, p10) = (texel(i, j), texel(i &+ 1, j))
+                                (p01, p11) = (texel(i, j &+ 1), texel(i &+ 1, j &+ 1))
+                            }
+                            if p00 == p10, p00 == p01, p00 == p11 {
+                                p = p00
+                            } else {
+                                let ax = sx - fx, ay = sy - fy
+                                let top = levels(p00) * (1 - ax) + levels(p10) * ax
+                                let bottom = levels(p01) * (1 - ax) + levels(p11) * ax
+                                p = Canvas.packed(levels: top * (1 - ay) + bottom * ay)
+                            }
                         }
-                        let p = Canvas.packed(levels: sample)
                         if p == 0 { continue }
-                        dst[row &+ x] = Canvas.blend(Canvas.spread(p), factor: f, over: dst[row &+ x])
+                        d[row &+ x] = Canvas.blend(Canvas.spread(p), factor: f, over: d[row &+ x])
                     }
                 }
             }

@@ -89,6 +89,7 @@ public final class Compositor {
         // choice: a steady frame neither looks them up in the cache nor compares their boxes.
         if !sameTrees(trees) {
             chooseStill(trees)
+            prepareApart(for: trees)
             chosenFrom.removeAll(keepingCapacity: true)
             for entry in trees { chosenFrom.append(entry.tree) }
         }

@@ -125,11 +125,40 @@ extension Compositor {
     /// kept, and made again only to grow.
     private func apartCompositor(width w: Int, height h: Int) -> Compositor {
         if let apart, apart.width >= w, apart.height >= h { return apart }
-        var (nw, nh) = (max(w, apart?.width ?? 0), max(h, apart?.height ?? 0))
+        // At least the board's size: most layers fit from the first, and do not grow it
+        // as more of them shows (a card turning to face the viewer).
+        var (nw, nh) = (max(w, apart?.width ?? width), max(h, apart?.height ?? height))
         if nw * nh > Self.maxApartArea { (nw, nh) = (w, h) }
         let made = Compositor(uncachedWidth: nw, height: nh)
         apart = made
         return made
+    }
+}
+
+extension Compositor {
+    /// Key paths whose animation can make a layer more than translated.
+    private static let resampling: Set<LayerProperty> = [
+        .scale, .scaleX, .scaleY, .scaleZ, .rotation, .rotationX, .rotationY, .rotationZ,
+    ]
+
+    /// Whether `prepared` may draw a layer apart to resample it at some time: a transform
+    /// (its own or a superlayer's sublayer transform) that is more than a translation, one
+    /// that animates to be, or a replicator.
+    static func mayResample(_ prepared: PreparedLayer) -> Bool {
+        let l = prepared.stored.pointee
+        if l.isResampled || !l.sublayerTransform.isTranslation || l.replicator != nil { return true }
+        if l.animations.contains(where: { !resampling.isDisjoint(with: $0.keyPaths) }) { return true }
+        return prepared.sublayers.contains(where: mayResample) || prepared.mask.contains(where: mayResample)
+    }
+
+    /// Makes the compositor resampled layers are drawn apart in, at the board's size with
+    /// the scratch of a first nesting level, when `trees` may need it: called when the
+    /// frame's trees change, so the first frame that turns a layer allocates nothing.
+    func prepareApart(for trees: [(tree: PreparedLayer, time: Double)]) {
+        guard apart == nil, trees.contains(where: { Self.mayResample($0.tree) }) else { return }
+        let made = Compositor(uncachedWidth: width, height: height)
+        _ = made.scratch(3, clearing: (0, 0, 0, 0))
+        apart = made
     }
 }
 
