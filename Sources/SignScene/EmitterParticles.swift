@@ -40,13 +40,6 @@ extension EmitterContent {
         return z ^ (z >> 31)
     }
 
-    /// The hash a particle's attributes are drawn from.
-    @inline(__always)
-    func key(cell: Int, index: Int) -> UInt64 {
-        let stream = Self.mix(UInt64(seed) << 8 | UInt64(truncatingIfNeeded: cell & 0xFF))
-        return Self.mix(stream &+ UInt64(truncatingIfNeeded: index) &* 0x9E37_79B9_7F4A_7C15)
-    }
-
     /// Attribute `a` of the particle with `key`, uniform in 0..<1.
     @inline(__always)
     static func unit(_ key: UInt64, _ a: Attribute) -> Double {
@@ -113,6 +106,7 @@ extension EmitterContent {
         guard r > 0, index >= 0 else { return nil }
         let birth = Double(index) / r, age = t - birth
         guard age >= 0 else { return nil }
+        // The hash the particle's attributes are drawn from: its number in its cell's stream.
         let key = Self.mix(f.stream &+ UInt64(truncatingIfNeeded: index) &* 0x9E37_79B9_7F4A_7C15)
         let c = cell
         let life = max(
