@@ -45,8 +45,40 @@ extension Canvas {
         _ sprite: Sprite, center: Point, scale: Double, angle: Double, color: SIMD4<Float>, blend: Sprite.Blend,
         clip: Rect, mask: CoverageMask? = nil
     ) {
+        let kind: SpriteKind, image: ImageBitmap?
+        switch sprite.look {
+        case .circle: (kind, image) = (.circle, nil)
+        case .square: (kind, image) = (.square, nil)
+        case .image(let bitmap): (kind, image) = (.image, bitmap)
+        }
+        draw(
+            kind, image, width: sprite.width, height: sprite.height, center: center, scale: scale, angle: angle,
+            color: color, blend: blend, clip: clip, mask: mask)
+    }
+
+    /// The same for a circle (`round`) or a square `width` x `height` pixels before `scale`:
+    /// what a particle of a built-in shape draws, with nothing to copy but numbers (a
+    /// `Sprite` read from an array is copied, its picture retained, for each call).
+    public mutating func drawShape(
+        round: Bool, width spriteWidth: Double, height spriteHeight: Double, center: Point, scale: Double,
+        angle: Double, color: SIMD4<Float>, blend: Sprite.Blend, clip: Rect, mask: CoverageMask? = nil
+    ) {
+        draw(
+            round ? .circle : .square, nil, width: spriteWidth, height: spriteHeight, center: center, scale: scale,
+            angle: angle, color: color, blend: blend, clip: clip, mask: mask)
+    }
+
+    /// Which look a sprite has, apart from its picture.
+    enum SpriteKind { case circle, square, image }
+
+    @inline(__always)
+    private mutating func draw(
+        _ kind: SpriteKind, _ image: ImageBitmap?, width spriteWidth: Double, height spriteHeight: Double,
+        center: Point, scale: Double, angle: Double, color: SIMD4<Float>, blend: Sprite.Blend, clip: Rect,
+        mask: CoverageMask?
+    ) {
         // Far larger than any board is as large as that: every sum below stays finite.
-        let w = min(sprite.width * scale, Self.largestSprite), h = min(sprite.height * scale, Self.largestSprite)
+        let w = min(spriteWidth * scale, Self.largestSprite), h = min(spriteHeight * scale, Self.largestSprite)
         guard w > 0, h > 0, w.isFinite, h.isFinite, color[3] > 0, center.x.isFinite, center.y.isFinite,
             angle.isFinite
         else { return }
@@ -57,12 +89,12 @@ extension Canvas {
         let rx = max(hw, 0.5), ry = max(hh, 0.5)
         // A circle looks the same turned: no turn to compute.
         let c: Float, s: Float
-        if case .circle = sprite.look { (c, s) = (1, 0) } else { (c, s) = (Float(cos(angle)), Float(sin(angle))) }
+        if kind == .circle { (c, s) = (1, 0) } else { (c, s) = (Float(cos(angle)), Float(sin(angle))) }
         // Half the extent of the turned rectangle as far as any coverage reaches: a shape's
         // edge pixel, half a pixel out (a quarter more where it is turned); an image's outer
         // texels, blended half a texel out.
         let (ox, oy): (Float, Float)
-        if case .image(let image) = sprite.look {
+        if kind == .image, let image {
             (ox, oy) = (hw * (1 + 1 / Float(max(image.width, 1))), hh * (1 + 1 / Float(max(image.height, 1))))
         } else {
             (ox, oy) = (rx, ry)
@@ -74,10 +106,24 @@ extension Canvas {
         let spreadColor = Canvas.spread(Canvas.pixel(color))
         let cx = Float(center.x), cy = Float(center.y)
         let add = blend == .additive
-        switch sprite.look {
-        case .circle, .square:
-            let round = sprite.look == .circle
-            let radius = min(rx, ry), thin = min(fx, fy) * min(fx, fy)
+        switch kind {
+        case .circle:
+            // Unturned (c 1, s 0): u and v are dx and dy exactly, so no turn per pixel.
+            let edge = min(rx, ry) + 0.5, thin = min(fx, fy) * min(fx, fy)
+            paint(within: bounds, mask: mask) { blitter, b in
+                for y in b.y0..<b.y1 {
+                    let dy = Float(y) + 0.5 - cy
+                    let dy2 = dy * dy
+                    let line = blitter.row(y)
+                    for x in b.x0..<b.x1 {
+                        let dx = Float(x) + 0.5 - cx
+                        let coverage = min(max(edge - (dx * dx + dy2).squareRoot(), 0), 1) * thin
+                        guard coverage > 0 else { continue }
+                        line.put(spreadColor, factor: Canvas.factor(coverage), additive: add, at: x)
+                    }
+                }
+            }
+        case .square:
             paint(within: bounds, mask: mask) { blitter, b in
                 for y in b.y0..<b.y1 {
                     let dy = Float(y) + 0.5 - cy
@@ -85,21 +131,15 @@ extension Canvas {
                     for x in b.x0..<b.x1 {
                         let dx = Float(x) + 0.5 - cx
                         let u = c * dx + s * dy, v = c * dy - s * dx
-                        let coverage: Float
-                        if round {
-                            let d = (u * u + v * v).squareRoot()
-                            coverage = min(max(radius + 0.5 - d, 0), 1) * thin
-                        } else {
-                            coverage =
-                                min(max(rx + 0.5 - abs(u), 0), 1) * fx * min(max(ry + 0.5 - abs(v), 0), 1) * fy
-                        }
+                        let coverage =
+                            min(max(rx + 0.5 - abs(u), 0), 1) * fx * min(max(ry + 0.5 - abs(v), 0), 1) * fy
                         guard coverage > 0 else { continue }
                         line.put(spreadColor, factor: Canvas.factor(coverage), additive: add, at: x)
                     }
                 }
             }
-        case .image(let image):
-            guard image.width > 0, image.height > 0 else { return }
+        case .image:
+            guard let image, image.width > 0, image.height > 0 else { return }
             let iw = image.width, ih = image.height
             // Texels per sprite pixel, across and down.
             let sx = Float(iw) / (2 * hw), sy = Float(ih) / (2 * hh)

@@ -14,9 +14,23 @@ extension Canvas {
                 let a = Float(p.color[3]) * opacity
                 guard a > 0 else { return }
                 let color = SIMD4(Float(p.color[0]) * a, Float(p.color[1]) * a, Float(p.color[2]) * a, a)
-                draw(
-                    cells[p.cell].contents, center: Point(x: origin.x + p.position.x, y: origin.y + p.position.y),
-                    scale: p.scale, angle: p.angle, color: color, blend: blend, clip: clip, mask: mask)
+                let center = Point(x: origin.x + p.position.x, y: origin.y + p.position.y)
+                let cell = cells.baseAddress! + p.cell
+                // A built-in shape is drawn from its numbers, the sprite read in place rather
+                // than copied for each particle.
+                switch cell.pointee.contents.look {
+                case .circle, .square:
+                    let round: Bool
+                    if case .circle = cell.pointee.contents.look { round = true } else { round = false }
+                    drawShape(
+                        round: round, width: cell.pointee.contents.width, height: cell.pointee.contents.height,
+                        center: center, scale: p.scale, angle: p.angle, color: color, blend: blend, clip: clip,
+                        mask: mask)
+                case .image:
+                    draw(
+                        cell.pointee.contents, center: center, scale: p.scale, angle: p.angle, color: color,
+                        blend: blend, clip: clip, mask: mask)
+                }
             }
         }
     }

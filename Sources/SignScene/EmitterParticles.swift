@@ -40,13 +40,6 @@ extension EmitterContent {
         return z ^ (z >> 31)
     }
 
-    /// The hash a particle's attributes are drawn from.
-    @inline(__always)
-    func key(cell: Int, index: Int) -> UInt64 {
-        let stream = Self.mix(UInt64(seed) << 8 | UInt64(truncatingIfNeeded: cell & 0xFF))
-        return Self.mix(stream &+ UInt64(truncatingIfNeeded: index) &* 0x9E37_79B9_7F4A_7C15)
-    }
-
     /// Attribute `a` of the particle with `key`, uniform in 0..<1.
     @inline(__always)
     static func unit(_ key: UInt64, _ a: Attribute) -> Double {
@@ -65,7 +58,8 @@ extension EmitterContent {
 
     /// The numbers of cell `i`'s particles that may be alive at `t`, oldest first (each is
     /// checked against its own lifetime by `particle`); `nil` when none can be. At most
-    /// `population(of:) + 2` of them.
+    /// `population(of:) + 2` of them: the first is found from `t` directly, no dead particle
+    /// before it is visited.
     public func candidates(of i: Int, at t: Double) -> ClosedRange<Int>? {
         let r = rate(of: i), life = longestLife(of: i)
         guard r > 0, life > 0, t.isFinite, t >= 0 else { return nil }
@@ -75,27 +69,70 @@ extension EmitterContent {
         return Int(oldest)...Int(newest)
     }
 
+    /// What a frame needs of one cell, worked out once a frame instead of once a particle:
+    /// its rate, its stream of the hash, the direction's cosine and sine when it has no
+    /// emission range, and its candidates (`first > last`: none).
+    struct CellFrame {
+        var rate: Double
+        var stream: UInt64
+        var cosine: Double
+        var sine: Double
+        var first: Int
+        var last: Int
+    }
+
+    /// Cell `i`'s constants at `t`.
+    func frame(of i: Int, at t: Double) -> CellFrame {
+        let range = candidates(of: i, at: t)
+        // `emissionLongitude + 0` is what a particle's direction is without a range.
+        let longitude = cells[i].emissionLongitude + 0
+        return CellFrame(
+            rate: rate(of: i), stream: Self.mix(UInt64(seed) << 8 | UInt64(truncatingIfNeeded: i & 0xFF)),
+            cosine: cos(longitude), sine: sin(longitude), first: range?.lowerBound ?? 1, last: range?.upperBound ?? 0)
+    }
+
     /// Particle `index` of cell `i` at the layer's time `t`; `nil` when it is not alive then.
     public func particle(cell i: Int, index: Int, at t: Double) -> Particle? {
-        let c = cells[i]
-        let r = rate(of: i)
+        let f = frame(of: i, at: t)
+        return cells.withUnsafeBufferPointer { particle($0.baseAddress! + i, f, cell: i, index: index, at: t) }
+    }
+
+    /// The same with the cell read in place (no copy of it) and its constants at hand.
+    @inline(__always)
+    func particle(_ cell: UnsafePointer<EmitterCell>, _ f: CellFrame, cell i: Int, index: Int, at t: Double)
+        -> Particle?
+    {
+        let r = f.rate
         guard r > 0, index >= 0 else { return nil }
         let birth = Double(index) / r, age = t - birth
         guard age >= 0 else { return nil }
-        let key = key(cell: i, index: index)
-        let life = max(0, (c.lifetime + Self.spread(c.lifetimeRange, key, .lifetime)) * lifetime)
+        // The hash the particle's attributes are drawn from: its number in its cell's stream.
+        let key = Self.mix(f.stream &+ UInt64(truncatingIfNeeded: index) &* 0x9E37_79B9_7F4A_7C15)
+        let c = cell
+        let life = max(
+            0, (c.pointee.lifetime + Self.spread(c.pointee.lifetimeRange, key, .lifetime)) * lifetime)
         guard age < life else { return nil }
-        let speed = (c.velocity + Self.spread(c.velocityRange, key, .velocity)) * velocity
-        let direction = c.emissionLongitude + Self.spread(c.emissionRange / 2, key, .direction)
+        let speed = (c.pointee.velocity + Self.spread(c.pointee.velocityRange, key, .velocity)) * velocity
+        let cone = c.pointee.emissionRange / 2
+        let dx: Double, dy: Double
+        if cone == 0 {
+            (dx, dy) = (f.cosine, f.sine)
+        } else {
+            let direction = c.pointee.emissionLongitude + Self.spread(cone, key, .direction)
+            (dx, dy) = (cos(direction), sin(direction))
+        }
         let start = origin(key)
-        let x = start.x + speed * cos(direction) * age + c.xAcceleration * age * age / 2
-        let y = start.y + speed * sin(direction) * age + c.yAcceleration * age * age / 2
-        let scale = (c.scale + Self.spread(c.scaleRange, key, .scale) + c.scaleSpeed * age) * self.scale
-        let angle = (c.spin + Self.spread(c.spinRange, key, .spin)) * spin * age
+        let x = start.x + speed * dx * age + c.pointee.xAcceleration * age * age / 2
+        let y = start.y + speed * dy * age + c.pointee.yAcceleration * age * age / 2
+        let scale =
+            (c.pointee.scale + Self.spread(c.pointee.scaleRange, key, .scale) + c.pointee.scaleSpeed * age)
+            * self.scale
+        let angle = (c.pointee.spin + Self.spread(c.pointee.spinRange, key, .spin)) * spin * age
+        let ranges = c.pointee.colorRange
         let spread = SIMD4(
-            Self.spread(c.colorRange[0], key, .red), Self.spread(c.colorRange[1], key, .green),
-            Self.spread(c.colorRange[2], key, .blue), Self.spread(c.colorRange[3], key, .alpha))
-        let color = (c.color + spread + c.colorSpeed * age).clamped(
+            Self.spread(ranges[0], key, .red), Self.spread(ranges[1], key, .green),
+            Self.spread(ranges[2], key, .blue), Self.spread(ranges[3], key, .alpha))
+        let color = (c.pointee.color + spread + c.pointee.colorSpeed * age).clamped(
             lowerBound: .zero, upperBound: SIMD4(repeating: 1))
         return Particle(
             cell: i, index: index, birth: birth, age: age, lifetime: life, position: Point(x: x, y: y), scale: scale,
@@ -107,7 +144,7 @@ extension EmitterContent {
         let (cx, cy) = (position.x, position.y)
         let (w, h) = (size.width, size.height)
         if shape == .point || (shape == .circle && mode == .points) { return position }
-        let u = Self.unit(key, .place), v = Self.unit(key, .along)
+        let u = Self.unit(key, .place)
         switch (shape, mode) {
         case (.point, _):
             return position
@@ -130,6 +167,7 @@ extension EmitterContent {
             if d < w { return Point(x: cx + w / 2 - d, y: cy + h / 2) }
             return Point(x: cx - w / 2, y: cy + h / 2 - (d - w))
         case (.rectangle, _):
+            let v = Self.unit(key, .along)
             return Point(x: cx + (u - 0.5) * w, y: cy + (v - 0.5) * h)
         case (.circle, .points):
             return position
@@ -138,44 +176,57 @@ extension EmitterContent {
             return Point(x: cx + w / 2 * cos(a), y: cy + w / 2 * sin(a))
         case (.circle, _):
             // Uniform over the disc's area.
+            let v = Self.unit(key, .along)
             let a = 2 * Double.pi * u, d = w / 2 * v.squareRoot()
             return Point(x: cx + d * cos(a), y: cy + d * sin(a))
         }
     }
 
     /// Calls `body` with every particle alive at `t`, in the order `renderMode` draws them.
-    /// Allocates nothing: the cells' places in a merge are kept on the stack.
+    /// Allocates nothing: the cells' constants and their places in a merge are kept on the
+    /// stack, and the cells are read in place.
     public func forEachParticle(at t: Double, _ body: (Particle) -> Void) {
         let n = min(cells.count, Self.maxCells)
-        switch renderMode {
-        case .unordered, .additive:
-            for i in 0..<n {
-                guard let range = candidates(of: i, at: t) else { continue }
-                for k in range {
-                    if let p = particle(cell: i, index: k, at: t) { body(p) }
-                }
-            }
-        case .oldestFirst, .oldestLast:
-            let oldestFirst = renderMode == .oldestFirst
-            withUnsafeTemporaryAllocation(of: (next: Int, end: Int).self, capacity: Self.maxCells) { cursor in
-                for i in 0..<n {
-                    if let range = candidates(of: i, at: t) {
-                        cursor[i] = oldestFirst ? (range.lowerBound, range.upperBound + 1) : (range.upperBound, range.lowerBound - 1)
-                    } else {
-                        cursor[i] = (0, 0)
+        guard n > 0 else { return }
+        cells.withUnsafeBufferPointer { cellBuffer in
+            let cell = cellBuffer.baseAddress!
+            withUnsafeTemporaryAllocation(of: CellFrame.self, capacity: Self.maxCells) { frames in
+                for i in 0..<n { frames.initializeElement(at: i, to: frame(of: i, at: t)) }
+                switch renderMode {
+                case .unordered, .additive:
+                    for i in 0..<n where frames[i].first <= frames[i].last {
+                        let f = frames[i]
+                        for k in f.first...f.last {
+                            if let p = particle(cell + i, f, cell: i, index: k, at: t) { body(p) }
+                        }
                     }
-                }
-                while true {
-                    // The cell whose next particle was born first (last), the lower cell on a tie.
-                    var chosen = -1, when = 0.0
-                    for i in 0..<n where cursor[i].next != cursor[i].end {
-                        let birth = Double(cursor[i].next) / rate(of: i)
-                        if chosen < 0 || (oldestFirst ? birth < when : birth > when) { (chosen, when) = (i, birth) }
+                case .oldestFirst, .oldestLast:
+                    let oldestFirst = renderMode == .oldestFirst
+                    withUnsafeTemporaryAllocation(of: (next: Int, end: Int, birth: Double).self, capacity: Self.maxCells) {
+                        cursor in
+                        // Each cell's next particle and its birth, worked out once a step of that
+                        // cell rather than once a step of the merge.
+                        for i in 0..<n {
+                            let f = frames[i]
+                            let (next, end) =
+                                f.first > f.last ? (0, 0) : oldestFirst ? (f.first, f.last + 1) : (f.last, f.first - 1)
+                            cursor[i] = (next, end, next != end ? Double(next) / f.rate : 0)
+                        }
+                        while true {
+                            // The cell whose next particle was born first (last), the lower cell on a tie.
+                            var chosen = -1, when = 0.0
+                            for i in 0..<n where cursor[i].next != cursor[i].end {
+                                let birth = cursor[i].birth
+                                if chosen < 0 || (oldestFirst ? birth < when : birth > when) { (chosen, when) = (i, birth) }
+                            }
+                            guard chosen >= 0 else { return }
+                            let k = cursor[chosen].next
+                            let next = k + (oldestFirst ? 1 : -1)
+                            cursor[chosen].next = next
+                            cursor[chosen].birth = Double(next) / frames[chosen].rate
+                            if let p = particle(cell + chosen, frames[chosen], cell: chosen, index: k, at: t) { body(p) }
+                        }
                     }
-                    guard chosen >= 0 else { return }
-                    let k = cursor[chosen].next
-                    cursor[chosen].next += oldestFirst ? 1 : -1
-                    if let p = particle(cell: chosen, index: k, at: t) { body(p) }
                 }
             }
         }
