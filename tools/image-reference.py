@@ -184,6 +184,14 @@ def test_gifs():
     files["broken-truncated.gif"] = whole[:len(whole) - 40]
     files["broken-header.gif"] = whole[:9]
     files["broken-garbage.gif"] = b"GIF89a" + bytes((i * 37 + 11) % 256 for i in range(500))
+    # Frame rectangles partly and wholly off the logical screen, one cleared by disposal 2:
+    # what lies off the screen is not drawn (signd's own rule; not compared with Pillow).
+    files["x-offscreen.gif"] = gif(4, 4, [
+        dict(rect=(0, 0, 4, 4), pixels=fill(4, 4, 1), delay=10, disposal=1),
+        dict(rect=(2, 2, 4, 4), pixels=fill(4, 4, 3), delay=10, disposal=1),
+        dict(rect=(9, 1, 3, 3), pixels=fill(3, 3, 2), delay=10, disposal=2),
+        dict(rect=(1, 7, 2, 2), pixels=fill(2, 2, 2), delay=10, disposal=1),
+    ], PALETTE, loop=0)
     return files
 
 

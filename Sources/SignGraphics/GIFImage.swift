@@ -114,16 +114,20 @@ enum GIFImage {
                 // What disposal 3 restores.
                 let before = control.DisposalMode == DISPOSE_PREVIOUS ? canvas : []
                 if line.count < fw { line = [GifPixelType](repeating: 0, count: fw) }
+                // The frame rectangle cut to the screen; a frame wholly off it draws nothing
+                // (its rows are still read, so the records after it are found).
+                let (x0, x1) = (max(0, fx), max(0, min(width, fx + fw)))
+                let (y0, y1) = (max(0, fy), max(0, min(height, fy + fh)))
                 for k in 0..<fh {
                     guard DGifGetLine(gif, &line, Int32(fw)) == GIF_OK else {
                         throw failed("frame \(frames.count + 1), row \(k + 1)")
                     }
                     let row = desc.Interlace ? interlacedRow(k, height: fh) : k
                     let y = fy + row
-                    guard y >= 0, y < height else { continue }
+                    guard y >= 0, y < height, x0 < x1 else { continue }
                     canvas.withUnsafeMutableBytes { raw in
                         let out = raw.bindMemory(to: UInt32.self)
-                        for x in max(0, fx)..<min(width, fx + fw) {
+                        for x in x0..<x1 {
                             let color = palette[Int(line[x - fx])]
                             // Transparent pixels leave what is below.
                             if color != 0 { out[y * width + x] = color.littleEndian }
@@ -133,9 +137,9 @@ enum GIFImage {
                 frames.append(ImageBitmap(width: width, height: height, straightRGBA: canvas))
                 delays.append(Double(control.DelayTime) / 100)
                 switch control.DisposalMode {
-                case DISPOSE_BACKGROUND:
-                    for y in max(0, fy)..<min(height, fy + fh) {
-                        for x in max(0, fx)..<min(width, fx + fw) {
+                case DISPOSE_BACKGROUND where x0 < x1 && y0 < y1:
+                    for y in y0..<y1 {
+                        for x in x0..<x1 {
                             for c in 0..<4 { canvas[(y * width + x) * 4 + c] = 0 }
                         }
                     }

@@ -200,6 +200,19 @@ struct AnimatedImageTests {
         }
     }
 
+    @Test("a frame partly off the screen is cut to it; one wholly off it, or cleared off it, draws nothing")
+    func framesOffTheScreen() throws {
+        let image = try ImageFile.read(Self.path("x-offscreen.gif"))
+        #expect(image.frames.count == 4)
+        let red = Self.pixel(image, 0, 0, 0)
+        let blue = Self.pixel(image, 1, 3, 3)
+        #expect(Self.pixel(image, 1, 1, 1) == red && blue != red)
+        // Frames 3 and 4 lie wholly below or right of the 4x4 screen: each equals the one before.
+        for k in 2...3 {
+            #expect(Self.premultiplied(image.frames[k]) == Self.premultiplied(image.frames[1]), "frame \(k + 1)")
+        }
+    }
+
     @Test("a file of none of the formats is refused by its content, whatever its name")
     func unknownFormat() throws {
         #expect(throws: ImageFile.Error.self) { try ImageFile.decode(Array("hello".utf8), name: "x.gif") }
