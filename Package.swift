@@ -63,6 +63,8 @@ let package = Package(
         // The kernel's termios2 (any baud rate) and spidev ioctls, which glibc does not declare.
         .systemLibrary(name: "CTermios2"),
         .systemLibrary(name: "CSPIDev"),
+        // sendmmsg(2), which glibc declares only under _GNU_SOURCE: a frame's datagrams in one call.
+        .systemLibrary(name: "CSendmmsg"),
         // rpi-rgb-led-matrix's C API as signd-matrix calls it through dlopen: declared, never linked.
         .systemLibrary(name: "CRGBMatrix"),
         // libFuzzer's driver entry, declared for the fuzz targets' main.
@@ -71,7 +73,7 @@ let package = Package(
         .target(name: "SignTiming"),
         .target(name: "SignGraphics", dependencies: ["CFreeType", "CHarfBuzz", "CFriBidi", "CPNG", "CGIF", "CWebP"]),
         .target(name: "SignScene", dependencies: ["SignTiming", "SignGraphics"]),
-        .target(name: "SignOutput", dependencies: ["SignGraphics", "SignWire", "CSeqlock", "CTermios2", "CSPIDev"]),
+        .target(name: "SignOutput", dependencies: ["SignGraphics", "SignWire", "CSeqlock", "CTermios2", "CSPIDev", "CSendmmsg"]),
         // The USB LED controllers through libusb, apart from SignOutput so that signctl (which
         // reads the shm framebuffer through SignOutput) does not link libusb.
         .target(name: "SignUSB", dependencies: ["SignOutput", "CLibUSB"]),

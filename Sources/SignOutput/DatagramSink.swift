@@ -5,10 +5,12 @@ import Synchronization
 
 /// Streams frames to a network LED controller over UDP (DDP, E1.31, Art-Net). `send`
 /// colours the frame (panel map, correction, dithering) and hands every datagram to a
-/// non-blocking socket on the frame clock's queue: a datagram the kernel cannot take at
-/// once is dropped and counted, never waited for. A receiver that refuses datagrams makes
-/// the output `waiting` until two seconds pass without a refusal; a name is resolved on
-/// the output's own queue, and retried while it does not resolve.
+/// non-blocking socket on the frame clock's queue, which sends them together (many to a
+/// system call, runs of equal datagrams segmented by the kernel: `DatagramSocket`): a
+/// datagram the kernel cannot take at once is dropped and counted, never waited for. A
+/// receiver that refuses datagrams makes the output `waiting` until two seconds pass
+/// without a refusal; a name is resolved on the output's own queue, and retried while it
+/// does not resolve.
 public final class DatagramSink<Framer: DatagramFramer>: FrameSink {
     public let name: String
     public let kind: String
@@ -125,17 +127,12 @@ public final class DatagramSink<Framer: DatagramFramer>: FrameSink {
         guard cap.admits(number) else { return }
         inner.withLock { s in
             guard !s.stopped, let socket = s.socket else { return }
-            var failure: Int32 = 0
-            var blocked = false
+            var outcome = DatagramSocket.Outcome()
             s.framer.writeFrame(frame, scale: display.scale, through: &s.pipeline) { datagram, destination in
-                let code = socket.send(datagram, to: destination)
-                if code == EAGAIN || code == EWOULDBLOCK || code == ENOBUFS {
-                    blocked = true
-                } else if code != 0 {
-                    failure = code
-                }
+                socket.queue(datagram, to: destination, outcome: &outcome)
             }
-            Self.account(&s, failure: failure, blocked: blocked, at: deadline, name: name, log: log)
+            socket.flush(&outcome)
+            Self.account(&s, failure: outcome.failure, blocked: outcome.blocked, at: deadline, name: name, log: log)
         }
     }
 

@@ -31,10 +31,10 @@ final class LoopbackPeer {
 
     deinit { close(fd) }
 
-    /// Datagrams waiting now (UDP).
-    func datagrams() -> [[UInt8]] {
+    /// Datagrams waiting now (UDP), each cut to `capacity` bytes.
+    func datagrams(capacity: Int = 2048) -> [[UInt8]] {
         var out: [[UInt8]] = []
-        var buffer = [UInt8](repeating: 0, count: 2048)
+        var buffer = [UInt8](repeating: 0, count: capacity)
         while true {
             let n = recv(fd, &buffer, buffer.count, Int32(MSG_DONTWAIT))
             if n < 0 { return out }
@@ -66,6 +66,32 @@ struct NetworkSinkTests {
         #expect(datagrams.count == 5)
         #expect(datagrams.allSatisfy { $0.count == 10 + 768 && $0[0] == 0x41 && $0[10] == 255 && $0[11] == 128 })
         #expect(sink.counters?.framesSent == 5 && sink.counters?.device == "ddp 127.0.0.1:\(peer.port)")
+        sink.stop()
+    }
+
+    @Test("a DDP frame of more datagrams than a system call takes arrives whole: every packet, in order, the framer's bytes")
+    func ddpManyDatagrams() throws {
+        let peer = LoopbackPeer(tcp: false)
+        var size = Int32(1 << 20)
+        _ = setsockopt(peer.fd, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size))
+        let (width, height) = (256, 128)  // 98,304 LED bytes: 69 packets, two batches
+        let sink = DatagramSink(
+            name: "t", framer: DDPFramer(), pipeline: Self.pipeline(width: width, height: height), host: "127.0.0.1",
+            port: peer.port, cap: FrameRateCap(maxFPS: nil, displayFPS: 60), log: Self.log)
+        var frame = Frame(width: width, height: height)
+        for i in frame.pixels.indices { frame.pixels[i] = UInt8(truncatingIfNeeded: i &* 7 &+ i >> 9) }
+        sink.send(frame, number: 1, deadline: 0)
+        // What the framer writes for the same frame, one datagram at a time.
+        var framer = DDPFramer()
+        var pipeline = Self.pipeline(width: width, height: height)
+        var expected: [[UInt8]] = []
+        framer.writeFrame(frame, scale: DisplaySetting().scale, through: &pipeline) { datagram, _ in
+            expected.append(Array(datagram))
+        }
+        #expect(expected.count == 69)
+        let received = peer.datagrams()
+        #expect(received.count == expected.count && received == expected)
+        #expect(sink.counters?.framesSent == 1 && sink.counters?.dropped == 0 && sink.counters?.errors == 0)
         sink.stop()
     }
 
