@@ -38,7 +38,8 @@ extension Canvas {
     /// texels' 16-bit lanes by 7-bit weights (columns, then across), rounded once; the
     /// nearest takes the texel the coordinate falls in. Around it: a row's pixels that
     /// cannot reach the source only step the map, four texels wholly inside are read without
-    /// bounds checks, four equal ones are their own sample (exactly what the weighing gives).
+    /// bounds checks, four equal ones are their own sample and two equal columns or rows are
+    /// weighed one way (exactly what the weighing gives).
     public mutating func draw(
         _ source: Canvas, width sourceWidth: Int, height sourceHeight: Int, inverse: Homography,
         filter: ResamplingFilter, opacity: Float, in bounds: (x0: Int, y0: Int, x1: Int, y1: Int)
@@ -83,9 +84,13 @@ extension Canvas {
                         (p00, p10) = (texel(i, j), texel(i &+ 1, j))
                         (p01, p11) = (texel(i, j &+ 1), texel(i &+ 1, j &+ 1))
                     }
-                    if p00 == p10, p00 == p01, p00 == p11 { return Canvas.spread(p00) }
-                    return Canvas.weighed(p00, p10, p01, p11, x: UInt64(truncatingIfNeeded: sx &>> 25) & 0x7F,
-                        y: UInt64(truncatingIfNeeded: sy &>> 25) & 0x7F)
+                    let wx = UInt64(truncatingIfNeeded: sx &>> 25) & 0x7F
+                    let wy = UInt64(truncatingIfNeeded: sy &>> 25) & 0x7F
+                    // Equal columns (a flat colour, a gradient along y) or equal rows weigh
+                    // one way only: the same result, in one word.
+                    if p00 == p10, p01 == p11 { return p00 == p01 ? Canvas.spread(p00) : Canvas.between(p00, p01, y: wy) }
+                    if p00 == p01, p10 == p11 { return Canvas.between(p00, p10, y: wx) }
+                    return Canvas.weighed(p00, p10, p01, p11, x: wx, y: wy)
                 }
                 for y in bounds.y0..<bounds.y1 {
                     // The row's first pixel centre mapped; each step right adds the map's first row.
@@ -139,6 +144,14 @@ extension Canvas {
                 }
             }
         }
+    }
+
+    /// `weighed` of two equal columns (or rows, `y` then the right column's share):
+    /// `(c0 (128 - y) + c1 y + 64) >> 7`, exactly what the four-texel weighing gives, all in
+    /// the 16-bit lanes of one word.
+    @inlinable @inline(__always)
+    public static func between(_ p0: Pixel, _ p1: Pixel, y: UInt64) -> UInt64 {
+        (spread(p0) &* (128 &- y) &+ spread(p1) &* y &+ 0x0040_0040_0040_0040) &>> 7 & 0x00FF_00FF_00FF_00FF
     }
 
     /// The bilinear weighing of four premultiplied texels (top left, top right, bottom left,

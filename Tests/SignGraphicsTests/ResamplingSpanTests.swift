@@ -62,7 +62,8 @@ struct ResamplingSpanTests {
         }
     }
 
-    /// A 23 x 11 source with flat runs (equal texels), transparent holes and a ramp.
+    /// A 23 x 11 source with flat runs (equal texels), gradients along y and along x,
+    /// transparent holes and a ramp.
     static func source() -> Canvas {
         var c = Canvas(width: 23, height: 11)
         for y in 0..<11 {
@@ -72,6 +73,12 @@ struct ResamplingSpanTests {
                     p = 0
                 } else if x < 8 {
                     p = 0xFF30_60C0
+                } else if x < 12 {
+                    // A gradient along y: equal columns.
+                    p = 0xFF00_0000 | UInt32(y * 23) << 8 | UInt32(250 - y * 20)
+                } else if y < 2 {
+                    // Along x: equal rows.
+                    p = 0xC000_0000 | UInt32(x * 8) << 16
                 } else {
                     let a = UInt32(128 + (x * 5 + y * 3) % 128), v = UInt32(x * 11 % 256) * a / 255
                     p = v | (a / 2) << 8 | (v / 3) << 16 | a << 24
@@ -136,5 +143,18 @@ struct BilinearWeighingTests {
         let red: Canvas.Pixel = 0xFF00_00FF
         #expect(Canvas.pack(Canvas.weighed(black, red, red, black, x: 64, y: 64)) == 0xFF00_0080)
         #expect(Canvas.pack(Canvas.weighed(red, red, red, red, x: 37, y: 101)) == red)
+    }
+
+    @Test("two equal columns or rows weighed one way give exactly the four-texel weighing")
+    func oneWayIsTheSame() {
+        let levels: [Canvas.Pixel] = [0, 0x4020_1008, 0x8080_4000, 0xFF00_80FF, 0xFFFF_FFFF, 0x0101_0101]
+        for a in levels {
+            for b in levels {
+                for w: UInt64 in [0, 1, 63, 64, 65, 127] {
+                    #expect(Canvas.between(a, b, y: w) == Canvas.weighed(a, a, b, b, x: 37, y: w))
+                    #expect(Canvas.between(a, b, y: w) == Canvas.weighed(a, b, a, b, x: w, y: 90))
+                }
+            }
+        }
     }
 }
