@@ -13,13 +13,15 @@ extension Canvas {
     /// pixman's bilinear filter weighs (and so cairo's).
     public static let samplingWeightBits = 7
 
-    /// A source coordinate in 32.32 fixed point, rounded to nearest; `nil` at 2^28 pixels
-    /// and beyond (or not a number), which no sample reaches. (pixman's 16.16 would put a
-    /// layer enlarged 100,000 times a texel off at its seam.)
+    /// A source coordinate in 32.32 fixed point, rounded to nearest (half away from zero,
+    /// added and truncated: no call into libm); `nil` at 2^28 pixels and beyond (or not a
+    /// number), which no sample reaches. (pixman's 16.16 would put a layer enlarged 100,000
+    /// times a texel off at its seam.)
     @inlinable @inline(__always)
     public static func fixed(_ a: Double) -> Int? {
         guard a.magnitude < 268_435_456 else { return nil }
-        return Int((a * 4_294_967_296).rounded())
+        let x = a * 4_294_967_296
+        return Int(x < 0 ? x - 0.5 : x + 0.5)
     }
 
     /// Source-over of `source`'s pixels inside (0, 0)...(`sourceWidth`, `sourceHeight`),

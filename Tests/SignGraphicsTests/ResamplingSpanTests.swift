@@ -18,7 +18,11 @@ struct ResamplingSpanTests {
     ) {
         let (sw, sh) = (source.width, source.height)
         let f = Canvas.factor(opacity)
-        func fixed(_ a: Double) -> Int? { a.magnitude < 268_435_456 ? Int((a * 4_294_967_296).rounded()) : nil }
+        func fixed(_ a: Double) -> Int? {
+            guard a.magnitude < 268_435_456 else { return nil }
+            let x = a * 4_294_967_296
+            return Int(x < 0 ? x - 0.5 : x + 0.5)
+        }
         func channel(_ i: Int, _ j: Int, _ c: Int) -> Int {
             guard i >= 0, j >= 0, i < sw, j < sh else { return 0 }
             return Int(source.pixels[j * sw + i] >> UInt32(8 * c) & 0xFF)
