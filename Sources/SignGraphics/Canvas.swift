@@ -328,7 +328,8 @@ public struct Canvas: Sendable {
         other.pixels.withUnsafeBufferPointer { src in
             pixels.withUnsafeMutableBufferPointer { dst in
                 for y in y0..<y1 {
-                    (dst.baseAddress! + (y * width + x0)).update(from: src.baseAddress! + (y * other.width + x0), count: x1 - x0)
+                    (dst.baseAddress! + (y * width + x0)).update(
+                        from: src.baseAddress! + (y * other.width + x0), count: x1 - x0)
                 }
             }
         }

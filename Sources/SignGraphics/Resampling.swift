@@ -90,7 +90,9 @@ extension Canvas {
                     let wy = UInt64(truncatingIfNeeded: sy &>> 25) & 0x7F
                     // Equal columns (a flat colour, a gradient along y) or equal rows weigh
                     // one way only: the same result, in one word.
-                    if p00 == p10, p01 == p11 { return p00 == p01 ? Canvas.spread(p00) : Canvas.between(p00, p01, y: wy) }
+                    if p00 == p10, p01 == p11 {
+                        return p00 == p01 ? Canvas.spread(p00) : Canvas.between(p00, p01, y: wy)
+                    }
                     if p00 == p01, p10 == p11 { return Canvas.between(p00, p10, y: wx) }
                     return Canvas.weighed(p00, p10, p01, p11, x: wx, y: wy)
                 }
@@ -103,7 +105,8 @@ extension Canvas {
                         let across = Double(bounds.x1 - bounds.x0)
                         guard let u0 = Canvas.fixed(q.x / q.w - 0.5), let v0 = Canvas.fixed(q.y / q.w - 0.5),
                             let du = Canvas.fixed(inverse.m11 / q.w), let dv = Canvas.fixed(inverse.m12 / q.w),
-                            Canvas.fixed(inverse.m11 / q.w * across) != nil, Canvas.fixed(inverse.m12 / q.w * across) != nil
+                            Canvas.fixed(inverse.m11 / q.w * across) != nil,
+                            Canvas.fixed(inverse.m12 / q.w * across) != nil
                         else { continue }
                         // Where u and v (linear in x along the row) are within (-1, size + 1),
                         // widened by a pixel each way: the per-pixel test still decides.
@@ -136,7 +139,8 @@ extension Canvas {
                     } else {
                         for x in bounds.x0..<bounds.x1 {
                             defer { (q.x, q.y, q.w) = (q.x + inverse.m11, q.y + inverse.m12, q.w + inverse.m13) }
-                            guard q.w > 0, let sx = Canvas.fixed(q.x / q.w - 0.5), let sy = Canvas.fixed(q.y / q.w - 0.5)
+                            guard q.w > 0, let sx = Canvas.fixed(q.x / q.w - 0.5),
+                                let sy = Canvas.fixed(q.y / q.w - 0.5)
                             else { continue }
                             let c = sample(sx, sy)
                             if c == 0 { continue }

@@ -105,11 +105,14 @@ struct ResamplingSpanTests {
         }
         maps.append(Homography(m11: 0.5, m12: 0.1, m13: 0, m21: -0.2, m22: 0.8, m23: 0, m31: 3, m32: -2, m33: 1.7))
         maps.append(Homography(m11: 0, m12: 0.5, m13: 0, m21: 0.6, m22: 0, m23: 0, m31: 4.25, m32: -3, m33: 1))
-        maps.append(Homography(m11: 0.4, m12: 0.05, m13: 0.01, m21: 0.1, m22: 0.5, m23: -0.004, m31: -6, m32: -1, m33: 0.9))
+        maps.append(
+            Homography(m11: 0.4, m12: 0.05, m13: 0.01, m21: 0.1, m22: 0.5, m23: -0.004, m31: -6, m32: -1, m33: 0.9))
         return maps
     }()
 
-    @Test("the fast paths draw exactly the bytes plain per-pixel sampling of the same arithmetic draws, for affine and projective maps, both filters")
+    @Test(
+        "the fast paths draw exactly the bytes plain per-pixel sampling of the same arithmetic draws, for affine and projective maps, both filters"
+    )
     func sameBytesAsPerPixelSampling() {
         let src = Self.source()
         for (n, map) in Self.maps.enumerated() {

@@ -12,7 +12,8 @@ struct ApartStoreTests {
 
     /// An orange badge with a sublayer, turned 10 degrees, with `animations`.
     static func badge(_ animations: [LayerAnimation]) -> Layer {
-        var layer = Layer(frame: Rect(x: 4, y: 2, width: 14, height: 7), backgroundColor: Color(red: 255, green: 90, blue: 0))
+        var layer = Layer(
+            frame: Rect(x: 4, y: 2, width: 14, height: 7), backgroundColor: Color(red: 255, green: 90, blue: 0))
         layer.sublayers = [Layer(frame: Rect(x: 3, y: 2, width: 4, height: 3), backgroundColor: .white)]
         layer.transform.rotationZ = 10 * .pi / 180
         layer.animations = animations
