@@ -319,6 +319,22 @@ public struct Canvas: Sendable {
         damage.addAll()
     }
 
+    /// Copies the pixels of `other` inside `bounds` (within both canvases) to the same places.
+    public mutating func copy(from other: Canvas, in bounds: (x0: Int, y0: Int, x1: Int, y1: Int)) {
+        let x0 = Swift.max(bounds.x0, 0), y0 = Swift.max(bounds.y0, 0)
+        let x1 = Swift.min(bounds.x1, width, other.width), y1 = Swift.min(bounds.y1, height, other.height)
+        guard x0 < x1, y0 < y1 else { return }
+        damage.add((x0, y0, x1, y1))
+        other.pixels.withUnsafeBufferPointer { src in
+            pixels.withUnsafeMutableBufferPointer { dst in
+                for y in y0..<y1 {
+                    (dst.baseAddress! + (y * width + x0)).update(
+                        from: src.baseAddress! + (y * other.width + x0), count: x1 - x0)
+                }
+            }
+        }
+    }
+
     /// Makes the pixels inside `bounds` transparent.
     public mutating func clear(_ bounds: (x0: Int, y0: Int, x1: Int, y1: Int)) {
         guard bounds.x0 < bounds.x1 else { return }

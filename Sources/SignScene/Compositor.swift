@@ -29,6 +29,8 @@ public final class Compositor {
     /// resampled layers nested below), made when a layer first needs one and grown only
     /// when a layer needs more, so steady frames allocate nothing.
     var apart: Compositor?
+    /// Resampled layers' drawings apart, kept while only their placement changes.
+    let aparts = ApartStore()
     /// Layers' shadows, blurred with buffers kept between frames (`LayerShadow`).
     private let shadows: ShadowStore
 
@@ -100,6 +102,7 @@ public final class Compositor {
     func beginPresentations() {
         presentations.beginFrame()
         shadows.beginFrame()
+        aparts.beginFrame()
         apart?.beginPresentations()
     }
 

@@ -32,6 +32,11 @@ public final class PreparedLayer: @unchecked Sendable {
     /// Nothing in the tree animates: it draws the same at every time (for the same place),
     /// so the compositor may keep its pixels.
     public let isStatic: Bool
+    /// What the tree draws in its own plane is the same at every time: nothing in it changes
+    /// by itself, its sublayers and mask are static, and its own animations move only where
+    /// and how opaque that drawing is placed (`ApartStore.placementOnly`). A resampled layer
+    /// so is drawn apart once and kept while only its transform, position or opacity change.
+    let isStillInPlane: Bool
     /// One drawing call paints all this tree shows (its content, or the content of its one
     /// plain sublayer; no background, border or nested group), whatever its animations do. A
     /// mask may then be applied to that call's paint instead of to an isolated copy of the
@@ -89,6 +94,9 @@ public final class PreparedLayer: @unchecked Sendable {
         if case .emitter = layer.content { changesByItself = true }
         isStatic =
             !changesByItself && layer.animations.isEmpty && sublayers.allSatisfy(\.isStatic) && mask.allSatisfy(\.isStatic)
+        isStillInPlane =
+            !changesByItself && ApartStore.placesOnly(layer) && sublayers.allSatisfy(\.isStatic)
+            && mask.allSatisfy(\.isStatic)
         // A line with animated icons is several paints (the line, then each icon).
         drawsOnce = animatedIcons.isEmpty && Self.drawsOnce(layer, sublayers: sublayers) && !LayerShadow.mayCast(layer)
         extent = LayerShadow.extent(of: layer, drawing: Self.extent(layer, sublayers: sublayers))
@@ -110,6 +118,7 @@ public final class PreparedLayer: @unchecked Sendable {
         self.sublayers = sublayers
         mask = []
         isStatic = layer.animations.isEmpty && sublayers.allSatisfy(\.isStatic)
+        isStillInPlane = ApartStore.placesOnly(layer) && sublayers.allSatisfy(\.isStatic)
         drawsOnce = Self.drawsOnce(layer, sublayers: sublayers) && !LayerShadow.mayCast(layer)
         extent = LayerShadow.extent(of: layer, drawing: Self.extent(layer, sublayers: sublayers))
         shapeRaster = Self.shapeRaster(layer)

@@ -71,15 +71,38 @@ extension Compositor {
             let rows = max(1, Self.maxApartArea / (x1 - x0))
             (y0, y1) = ((y0 + y1) / 2 - rows / 2, (y0 + y1) / 2 - rows / 2 + rows)
         }
+        var region = ApartStore.Region(x0: x0, y0: y0, x1: x1, y1: y1)
+        var kept: (index: Int, current: Bool)?
+        if prepared.isStillInPlane {
+            // The whole layer when it fits, so one drawing serves every placement.
+            let whole = ApartStore.Region(
+                x0: 0, y0: 0, x1: Int(pixel: size.width, .up), y1: Int(pixel: size.height, .up))
+            if whole.x1 <= Self.maxApartSide, whole.y1 <= Self.maxApartSide, whole.x1 * whole.y1 <= ApartStore.maxArea {
+                region = whole
+            }
+            kept = aparts.entry(prepared, size: size, region: region)
+        }
+        (x0, y0, x1, y1) = (region.x0, region.y0, region.x1, region.y1)
         let (w, h) = (x1 - x0, y1 - y0)
-        let apart = apartCompositor(width: w, height: h)
-        apart.canvases[0].clear((0, 0, w, h))
-        apart.draw(
-            prepared, showing: layer, at: t,
-            frame: Rect(x: -Double(x0), y: -Double(y0), width: size.width, height: size.height), opacity: 1,
-            DrawContext(
-                target: 0, origin: .zero, clip: Rect(x: 0, y: 0, width: Double(w), height: Double(h)), depth: 1,
-                time: t))
+        let drawing: Canvas
+        if let kept, kept.current {
+            drawing = aparts.canvas(kept.index)
+        } else {
+            let apart = apartCompositor(width: w, height: h)
+            apart.canvases[0].clear((0, 0, w, h))
+            apart.draw(
+                prepared, showing: layer, at: t,
+                frame: Rect(x: -Double(x0), y: -Double(y0), width: size.width, height: size.height), opacity: 1,
+                DrawContext(
+                    target: 0, origin: .zero, clip: Rect(x: 0, y: 0, width: Double(w), height: Double(h)), depth: 1,
+                    time: t))
+            if let kept {
+                aparts.keep(kept.index, size: size, region: region, from: apart.canvases[0])
+                drawing = aparts.canvas(kept.index)
+            } else {
+                drawing = apart.canvases[0]
+            }
+        }
         // The inverse map then taken to the drawing's pixels: (u - x0, v - y0).
         var sample = inverse
         sample.m11 -= Double(x0) * inverse.m13
@@ -89,7 +112,7 @@ extension Compositor {
         sample.m22 -= Double(y0) * inverse.m23
         sample.m32 -= Double(y0) * inverse.m33
         canvases[context.target].draw(
-            apart.canvases[0], width: w, height: h, inverse: sample,
+            drawing, width: w, height: h, inverse: sample,
             filter: Self.filter(layer, forward), opacity: Float(layer.pointee.opacity), in: dest)
     }
 

@@ -2,47 +2,63 @@ import Testing
 
 @testable import SignGraphics
 
-/// The resampler's fast paths (row spans, unchecked interior texels, transparent and equal
-/// texels) against the plain per-pixel sampling they replace: the same bytes, since golden
-/// frames of transformed layers pin them.
+/// The resampler's fast paths (row spans, the fixed step along an affine row, unchecked
+/// interior texels, equal texels, two words of lanes) against a plain per-pixel sampling of
+/// the same integer arithmetic: the same bytes, since golden frames of transformed layers
+/// pin them.
 @Suite("Resampling fast paths")
 struct ResamplingSpanTests {
-    /// Every pixel of `bounds` sampled as the resampler did before its fast paths: the map
-    /// stepped pixel by pixel, each sample weighed from four bounds-checked texels.
+    /// Every pixel of `bounds` sampled one by one, channel by channel: each pixel's 32.32
+    /// coordinates (for an affine map the row's first pixel's plus the fixed step per pixel,
+    /// for a projective map its own), four bounds-checked texels weighed by 7-bit weights
+    /// and rounded once, composited source-over.
     static func reference(
         _ source: Canvas, inverse: Homography, filter: ResamplingFilter, opacity: Float, onto target: inout Canvas,
         in bounds: (x0: Int, y0: Int, x1: Int, y1: Int)
     ) {
         let (sw, sh) = (source.width, source.height)
-        let (fw, fh) = (Float(sw), Float(sh))
         let f = Canvas.factor(opacity)
-        func texel(_ i: Int, _ j: Int) -> SIMD4<Float> {
-            guard i >= 0, j >= 0, i < sw, j < sh else { return .zero }
-            let p = source.pixels[j * sw + i]
-            return SIMD4(Float(p & 0xFF), Float(p >> 8 & 0xFF), Float(p >> 16 & 0xFF), Float(p >> 24))
+        func fixed(_ a: Double) -> Int? {
+            guard a.magnitude < 268_435_456 else { return nil }
+            let x = a * 4_294_967_296
+            return Int(x < 0 ? x - 0.5 : x + 0.5)
+        }
+        func channel(_ i: Int, _ j: Int, _ c: Int) -> Int {
+            guard i >= 0, j >= 0, i < sw, j < sh else { return 0 }
+            return Int(source.pixels[j * sw + i] >> UInt32(8 * c) & 0xFF)
         }
         for y in bounds.y0..<bounds.y1 {
-            var q = inverse.apply(Double(bounds.x0) + 0.5, Double(y) + 0.5)
+            let first = inverse.apply(Double(bounds.x0) + 0.5, Double(y) + 0.5)
+            var q = first
             for x in bounds.x0..<bounds.x1 {
                 defer { (q.x, q.y, q.w) = (q.x + inverse.m11, q.y + inverse.m12, q.w + inverse.m13) }
-                guard q.w > 0 else { continue }
-                let u = Float(q.x / q.w), v = Float(q.y / q.w)
-                guard u > -1, v > -1, u < fw + 1, v < fh + 1 else { continue }
-                let sample: SIMD4<Float>
-                switch filter {
-                case .nearest:
-                    guard u >= 0, v >= 0, u < fw, v < fh else { continue }
-                    sample = texel(Int(u), Int(v))
-                case .linear:
-                    let sx = u - 0.5, sy = v - 0.5
-                    let fx = sx.rounded(.down), fy = sy.rounded(.down)
-                    let (i, j) = (Int(fx), Int(fy))
-                    let (ax, ay) = (sx - fx, sy - fy)
-                    let top = texel(i, j) * (1 - ax) + texel(i + 1, j) * ax
-                    let bottom = texel(i, j + 1) * (1 - ax) + texel(i + 1, j + 1) * ax
-                    sample = top * (1 - ay) + bottom * ay
+                let sx: Int, sy: Int
+                if inverse.m13 == 0 {
+                    guard first.w > 0, let u0 = fixed(first.x / first.w - 0.5), let v0 = fixed(first.y / first.w - 0.5),
+                        let du = fixed(inverse.m11 / first.w), let dv = fixed(inverse.m12 / first.w),
+                        fixed(inverse.m11 / first.w * Double(bounds.x1 - bounds.x0)) != nil,
+                        fixed(inverse.m12 / first.w * Double(bounds.x1 - bounds.x0)) != nil
+                    else { continue }
+                    (sx, sy) = (u0 + (x - bounds.x0) * du, v0 + (x - bounds.x0) * dv)
+                } else {
+                    guard q.w > 0, let u = fixed(q.x / q.w - 0.5), let v = fixed(q.y / q.w - 0.5) else { continue }
+                    (sx, sy) = (u, v)
                 }
-                let p = Canvas.packed(levels: sample)
+                var p: UInt32 = 0
+                for c in 0..<4 {
+                    let level: Int
+                    switch filter {
+                    case .nearest:
+                        level = channel((sx + (1 << 31)) >> 32, (sy + (1 << 31)) >> 32, c)
+                    case .linear:
+                        let (i, j) = (sx >> 32, sy >> 32)
+                        let (wx, wy) = ((sx >> 25) & 127, (sy >> 25) & 127)
+                        let left = channel(i, j, c) * (128 - wy) + channel(i, j + 1, c) * wy
+                        let right = channel(i + 1, j, c) * (128 - wy) + channel(i + 1, j + 1, c) * wy
+                        level = (left * (128 - wx) + right * wx + 8192) >> 14
+                    }
+                    p |= UInt32(level) << UInt32(8 * c)
+                }
                 if p == 0 { continue }
                 target.pixels[y * target.width + x] = Canvas.blend(
                     Canvas.spread(p), factor: f, over: target.pixels[y * target.width + x])
@@ -50,7 +66,8 @@ struct ResamplingSpanTests {
         }
     }
 
-    /// A 23 x 11 source with flat runs (equal texels), transparent holes and a ramp.
+    /// A 23 x 11 source with flat runs (equal texels), gradients along y and along x,
+    /// transparent holes and a ramp.
     static func source() -> Canvas {
         var c = Canvas(width: 23, height: 11)
         for y in 0..<11 {
@@ -60,6 +77,12 @@ struct ResamplingSpanTests {
                     p = 0
                 } else if x < 8 {
                     p = 0xFF30_60C0
+                } else if x < 12 {
+                    // A gradient along y: equal columns.
+                    p = 0xFF00_0000 | UInt32(y * 23) << 8 | UInt32(250 - y * 20)
+                } else if y < 2 {
+                    // Along x: equal rows.
+                    p = 0xC000_0000 | UInt32(x * 8) << 16
                 } else {
                     let a = UInt32(128 + (x * 5 + y * 3) % 128), v = UInt32(x * 11 % 256) * a / 255
                     p = v | (a / 2) << 8 | (v / 3) << 16 | a << 24
@@ -82,11 +105,14 @@ struct ResamplingSpanTests {
         }
         maps.append(Homography(m11: 0.5, m12: 0.1, m13: 0, m21: -0.2, m22: 0.8, m23: 0, m31: 3, m32: -2, m33: 1.7))
         maps.append(Homography(m11: 0, m12: 0.5, m13: 0, m21: 0.6, m22: 0, m23: 0, m31: 4.25, m32: -3, m33: 1))
-        maps.append(Homography(m11: 0.4, m12: 0.05, m13: 0.01, m21: 0.1, m22: 0.5, m23: -0.004, m31: -6, m32: -1, m33: 0.9))
+        maps.append(
+            Homography(m11: 0.4, m12: 0.05, m13: 0.01, m21: 0.1, m22: 0.5, m23: -0.004, m31: -6, m32: -1, m33: 0.9))
         return maps
     }()
 
-    @Test("the fast paths draw exactly the bytes per-pixel sampling draws, for affine and projective maps, both filters")
+    @Test(
+        "the fast paths draw exactly the bytes plain per-pixel sampling of the same arithmetic draws, for affine and projective maps, both filters"
+    )
     func sameBytesAsPerPixelSampling() {
         let src = Self.source()
         for (n, map) in Self.maps.enumerated() {
@@ -104,6 +130,36 @@ struct ResamplingSpanTests {
                     #expect(same, "map \(n) \(filter) opacity \(opacity)")
                     // Not vacuous: the source is drawn somewhere.
                     #expect(drawn.pixels != before.pixels, "map \(n)")
+                }
+            }
+        }
+    }
+}
+
+/// The integer weighing itself, against levels worked out by hand.
+@Suite("Bilinear weighing in integers")
+struct BilinearWeighingTests {
+    @Test("halfway between two levels rounds half up; whole weights give the texel; equal texels give themselves")
+    func weighsAndRounds() {
+        let (black, white): (Canvas.Pixel, Canvas.Pixel) = (0xFF00_0000, 0xFFFF_FFFF)
+        // Halfway across: 127.5 rounded up, opaque kept opaque.
+        #expect(Canvas.pack(Canvas.weighed(black, white, black, white, x: 64, y: 0)) == 0xFF80_8080)
+        // No share for the right and bottom texels: the top left exactly.
+        #expect(Canvas.pack(Canvas.weighed(0x8040_2010, white, white, white, x: 0, y: 0)) == 0x8040_2010)
+        // A quarter of each of four: (0 + 255 + 0 + 255) / 4 = 127.5 -> 128 in red only.
+        let red: Canvas.Pixel = 0xFF00_00FF
+        #expect(Canvas.pack(Canvas.weighed(black, red, red, black, x: 64, y: 64)) == 0xFF00_0080)
+        #expect(Canvas.pack(Canvas.weighed(red, red, red, red, x: 37, y: 101)) == red)
+    }
+
+    @Test("two equal columns or rows weighed one way give exactly the four-texel weighing")
+    func oneWayIsTheSame() {
+        let levels: [Canvas.Pixel] = [0, 0x4020_1008, 0x8080_4000, 0xFF00_80FF, 0xFFFF_FFFF, 0x0101_0101]
+        for a in levels {
+            for b in levels {
+                for w: UInt64 in [0, 1, 63, 64, 65, 127] {
+                    #expect(Canvas.between(a, b, y: w) == Canvas.weighed(a, a, b, b, x: 37, y: w))
+                    #expect(Canvas.between(a, b, y: w) == Canvas.weighed(a, b, a, b, x: w, y: 90))
                 }
             }
         }
