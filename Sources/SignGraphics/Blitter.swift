@@ -181,6 +181,7 @@ struct Blitter {
         /// Alpha 255: mixed in one rounding (`Canvas.mix`).
         let opaque: Bool
 
+        @inline(__always)
         init(_ spread: UInt64) {
             let (r, b, g, a) = (
                 UInt16(spread & 0xFF), UInt16(spread >> 16 & 0xFF), UInt16(spread >> 32 & 0xFF), UInt16(spread >> 48)

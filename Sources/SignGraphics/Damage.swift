@@ -42,6 +42,42 @@ public struct Damage: Sendable, Equatable {
         bottom = max(bottom, r1)
     }
 
+    /// The row spans in place, for many marks in a row (a batch of particles): `body` marks
+    /// through them, and the rows it reached are kept when it returns.
+    mutating func withSpans<R>(_ body: (inout Spans) -> R) -> R {
+        var reached = (top, bottom)
+        let result = x0.withUnsafeMutableBufferPointer { x0 in
+            x1.withUnsafeMutableBufferPointer { x1 in
+                var spans = Spans(start: x0.baseAddress!, end: x1.baseAddress!, top: reached.0, bottom: reached.1)
+                let result = body(&spans)
+                reached = (spans.top, spans.bottom)
+                return result
+            }
+        }
+        (top, bottom) = reached
+        return result
+    }
+
+    /// Each row's first changed column and end, and the rows that may hold a span.
+    struct Spans {
+        let start: UnsafeMutablePointer<Int32>
+        let end: UnsafeMutablePointer<Int32>
+        var top: Int
+        var bottom: Int
+
+        /// Marks `x0..<x1` of rows `y0..<y1`, which must be within the canvas and not empty.
+        @inline(__always)
+        mutating func add(_ x0: Int, _ y0: Int, _ x1: Int, _ y1: Int) {
+            let lo = Int32(truncatingIfNeeded: x0), hi = Int32(truncatingIfNeeded: x1)
+            for y in y0..<y1 {
+                if lo < start[y] { start[y] = lo }
+                if hi > end[y] { end[y] = hi }
+            }
+            if y0 < top { top = y0 }
+            if y1 > bottom { bottom = y1 }
+        }
+    }
+
     /// Marks every pixel.
     public mutating func addAll() { add((0, 0, width, height)) }
 

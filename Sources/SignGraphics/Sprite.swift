@@ -1,5 +1,3 @@
-import Glibc
-
 /// A small picture drawn centred on a point, scaled and turned: a particle. Its pixels are
 /// found by taking each board pixel's centre back into the sprite (the inverse rotation),
 /// so any size and angle samples cleanly without a transformed copy.
@@ -45,125 +43,81 @@ extension Canvas {
         _ sprite: Sprite, center: Point, scale: Double, angle: Double, color: SIMD4<Float>, blend: Sprite.Blend,
         clip: Rect, mask: CoverageMask? = nil
     ) {
-        let kind: SpriteKind, image: ImageBitmap?
         switch sprite.look {
-        case .circle: (kind, image) = (.circle, nil)
-        case .square: (kind, image) = (.square, nil)
-        case .image(let bitmap): (kind, image) = (.image, bitmap)
+        case .circle, .square:
+            let round: Bool
+            if case .circle = sprite.look { round = true } else { round = false }
+            drawShape(
+                round: round, width: sprite.width, height: sprite.height, center: center, scale: scale, angle: angle,
+                color: color, blend: blend, clip: clip, mask: mask)
+        case .image(let image):
+            draw(
+                image, width: sprite.width, height: sprite.height, center: center, scale: scale, angle: angle,
+                color: color, blend: blend, clip: clip, mask: mask)
         }
-        draw(
-            kind, image, width: sprite.width, height: sprite.height, center: center, scale: scale, angle: angle,
-            color: color, blend: blend, clip: clip, mask: mask)
     }
 
     /// The same for a circle (`round`) or a square `width` x `height` pixels before `scale`:
     /// what a particle of a built-in shape draws, with nothing to copy but numbers (a
-    /// `Sprite` read from an array is copied, its picture retained, for each call).
+    /// `Sprite` read from an array is copied, its picture retained, for each call). Many
+    /// shapes are drawn faster through one `withShapeBrush`.
     public mutating func drawShape(
         round: Bool, width spriteWidth: Double, height spriteHeight: Double, center: Point, scale: Double,
         angle: Double, color: SIMD4<Float>, blend: Sprite.Blend, clip: Rect, mask: CoverageMask? = nil
     ) {
-        draw(
-            round ? .circle : .square, nil, width: spriteWidth, height: spriteHeight, center: center, scale: scale,
-            angle: angle, color: color, blend: blend, clip: clip, mask: mask)
+        withShapeBrush(clip: clip, mask: mask, blend: blend) { brush in
+            brush.draw(
+                round: round, width: spriteWidth, height: spriteHeight, center: center, scale: scale, angle: angle,
+                color: color)
+        }
     }
 
-    /// Which look a sprite has, apart from its picture.
-    enum SpriteKind { case circle, square, image }
-
-    @inline(__always)
+    /// An image sprite: each board pixel's centre taken back into the image (the inverse
+    /// turn), sampled bilinearly.
     private mutating func draw(
-        _ kind: SpriteKind, _ image: ImageBitmap?, width spriteWidth: Double, height spriteHeight: Double,
-        center: Point, scale: Double, angle: Double, color: SIMD4<Float>, blend: Sprite.Blend, clip: Rect,
-        mask: CoverageMask?
+        _ image: ImageBitmap, width spriteWidth: Double, height spriteHeight: Double, center: Point, scale: Double,
+        angle: Double, color: SIMD4<Float>, blend: Sprite.Blend, clip: Rect, mask: CoverageMask?
     ) {
         // Far larger than any board is as large as that: every sum below stays finite.
         let w = min(spriteWidth * scale, Self.largestSprite), h = min(spriteHeight * scale, Self.largestSprite)
         guard w > 0, h > 0, w.isFinite, h.isFinite, color[3] > 0, center.x.isFinite, center.y.isFinite,
-            angle.isFinite
+            angle.isFinite, image.width > 0, image.height > 0
         else { return }
         let hw = Float(w / 2), hh = Float(h / 2)
-        // A shape thinner than a pixel keeps its area rather than its width: its coverage is
-        // that of a pixel-wide shape times how much thinner it is.
-        let fx = min(1, 2 * hw), fy = min(1, 2 * hh)
-        let rx = max(hw, 0.5), ry = max(hh, 0.5)
-        // A circle looks the same turned: no turn to compute.
-        let c: Float, s: Float
-        if kind == .circle { (c, s) = (1, 0) } else { (c, s) = (Float(cos(angle)), Float(sin(angle))) }
-        // Half the extent of the turned rectangle as far as any coverage reaches: a shape's
-        // edge pixel, half a pixel out (a quarter more where it is turned); an image's outer
-        // texels, blended half a texel out.
-        let (ox, oy): (Float, Float)
-        if kind == .image, let image {
-            (ox, oy) = (hw * (1 + 1 / Float(max(image.width, 1))), hh * (1 + 1 / Float(max(image.height, 1))))
-        } else {
-            (ox, oy) = (rx, ry)
-        }
+        let turn = sineCosine(angle)
+        let c = Float(turn.cos), s = Float(turn.sin)
+        // Half the extent of the turned rectangle as far as any coverage reaches: the image's
+        // outer texels, blended half a texel out (a quarter pixel more where it is turned).
+        let ox = hw * (1 + 1 / Float(image.width)), oy = hh * (1 + 1 / Float(image.height))
         let ex = Double(abs(c) * ox + abs(s) * oy) + 0.25, ey = Double(abs(s) * ox + abs(c) * oy) + 0.25
         let box = Rect(x: center.x - ex, y: center.y - ey, width: 2 * ex, height: 2 * ey).intersection(clip)
         guard box.width > 0, box.height > 0 else { return }
         let bounds = box.pixelBounds(clippedTo: width, height)
-        let spreadColor = Canvas.spread(Canvas.pixel(color))
         let cx = Float(center.x), cy = Float(center.y)
         let add = blend == .additive
-        switch kind {
-        case .circle:
-            // Unturned (c 1, s 0): u and v are dx and dy exactly, so no turn per pixel.
-            let edge = min(rx, ry) + 0.5, thin = min(fx, fy) * min(fx, fy)
-            paint(within: bounds, mask: mask) { blitter, b in
-                for y in b.y0..<b.y1 {
-                    let dy = Float(y) + 0.5 - cy
-                    let dy2 = dy * dy
-                    let line = blitter.row(y)
-                    for x in b.x0..<b.x1 {
-                        let dx = Float(x) + 0.5 - cx
-                        let coverage = min(max(edge - (dx * dx + dy2).squareRoot(), 0), 1) * thin
-                        guard coverage > 0 else { continue }
-                        line.put(spreadColor, factor: Canvas.factor(coverage), additive: add, at: x)
-                    }
-                }
+        let iw = image.width, ih = image.height
+        // Texels per sprite pixel, across and down.
+        let sx = Float(iw) / (2 * hw), sy = Float(ih) / (2 * hh)
+        image.pixels.withUnsafeBufferPointer { src in
+            @inline(__always) func texel(_ i: Int, _ j: Int) -> SIMD4<Float> {
+                guard i >= 0, j >= 0, i < iw, j < ih else { return .zero }
+                return src[j &* iw &+ i]
             }
-        case .square:
             paint(within: bounds, mask: mask) { blitter, b in
                 for y in b.y0..<b.y1 {
                     let dy = Float(y) + 0.5 - cy
                     let line = blitter.row(y)
                     for x in b.x0..<b.x1 {
                         let dx = Float(x) + 0.5 - cx
-                        let u = c * dx + s * dy, v = c * dy - s * dx
-                        let coverage =
-                            min(max(rx + 0.5 - abs(u), 0), 1) * fx * min(max(ry + 0.5 - abs(v), 0), 1) * fy
-                        guard coverage > 0 else { continue }
-                        line.put(spreadColor, factor: Canvas.factor(coverage), additive: add, at: x)
-                    }
-                }
-            }
-        case .image:
-            guard let image, image.width > 0, image.height > 0 else { return }
-            let iw = image.width, ih = image.height
-            // Texels per sprite pixel, across and down.
-            let sx = Float(iw) / (2 * hw), sy = Float(ih) / (2 * hh)
-            image.pixels.withUnsafeBufferPointer { src in
-                @inline(__always) func texel(_ i: Int, _ j: Int) -> SIMD4<Float> {
-                    guard i >= 0, j >= 0, i < iw, j < ih else { return .zero }
-                    return src[j &* iw &+ i]
-                }
-                paint(within: bounds, mask: mask) { blitter, b in
-                    for y in b.y0..<b.y1 {
-                        let dy = Float(y) + 0.5 - cy
-                        let line = blitter.row(y)
-                        for x in b.x0..<b.x1 {
-                            let dx = Float(x) + 0.5 - cx
-                            let u = (c * dx + s * dy + hw) * sx - 0.5, v = (c * dy - s * dx + hh) * sy - 0.5
-                            guard u > -1, v > -1, u < Float(iw), v < Float(ih) else { continue }
-                            let i = Int(u.rounded(.down)), j = Int(v.rounded(.down))
-                            let tx = u - Float(i), ty = v - Float(j)
-                            let top = texel(i, j) * (1 - tx) + texel(i + 1, j) * tx
-                            let bottom = texel(i, j + 1) * (1 - tx) + texel(i + 1, j + 1) * tx
-                            let p = (top * (1 - ty) + bottom * ty) * color
-                            guard p[3] > 0 || (add && p != .zero) else { continue }
-                            line.put(Canvas.spread(Canvas.pixel(p)), factor: 255, additive: add, at: x)
-                        }
+                        let u = (c * dx + s * dy + hw) * sx - 0.5, v = (c * dy - s * dx + hh) * sy - 0.5
+                        guard u > -1, v > -1, u < Float(iw), v < Float(ih) else { continue }
+                        let i = Int(u.rounded(.down)), j = Int(v.rounded(.down))
+                        let tx = u - Float(i), ty = v - Float(j)
+                        let top = texel(i, j) * (1 - tx) + texel(i + 1, j) * tx
+                        let bottom = texel(i, j + 1) * (1 - tx) + texel(i + 1, j + 1) * tx
+                        let p = (top * (1 - ty) + bottom * ty) * color
+                        guard p[3] > 0 || (add && p != .zero) else { continue }
+                        line.put(Canvas.spread(Canvas.pixel(p)), factor: 255, additive: add, at: x)
                     }
                 }
             }

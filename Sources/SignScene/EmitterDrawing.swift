@@ -10,28 +10,40 @@ extension Canvas {
         guard !t.isNaN, opacity > 0 else { return }
         let blend: Sprite.Blend = emitter.renderMode == .additive ? .additive : .over
         emitter.cells.withUnsafeBufferPointer { cells in
-            emitter.forEachParticle(at: t) { p in
-                let a = Float(p.color[3]) * opacity
-                guard a > 0 else { return }
-                let color = SIMD4(Float(p.color[0]) * a, Float(p.color[1]) * a, Float(p.color[2]) * a, a)
-                let center = Point(x: origin.x + p.position.x, y: origin.y + p.position.y)
-                let cell = cells.baseAddress! + p.cell
-                // A built-in shape is drawn from its numbers, the sprite read in place rather
-                // than copied for each particle.
-                switch cell.pointee.contents.look {
-                case .circle, .square:
-                    let round: Bool
-                    if case .circle = cell.pointee.contents.look { round = true } else { round = false }
-                    drawShape(
-                        round: round, width: cell.pointee.contents.width, height: cell.pointee.contents.height,
-                        center: center, scale: p.scale, angle: p.angle, color: color, blend: blend, clip: clip,
-                        mask: mask)
-                case .image:
+            let shapesOnly = cells.allSatisfy {
+                if case .image = $0.contents.look { return false } else { return true }
+            }
+            guard shapesOnly else {
+                return emitter.forEachParticle(at: t) { p in
+                    guard let color = Self.color(of: p, opacity: opacity) else { return }
+                    let center = Point(x: origin.x + p.position.x, y: origin.y + p.position.y)
                     draw(
-                        cell.pointee.contents, center: center, scale: p.scale, angle: p.angle, color: color,
+                        cells[p.cell].contents, center: center, scale: p.scale, angle: p.angle, color: color,
                         blend: blend, clip: clip, mask: mask)
                 }
             }
+            // Built-in shapes only: the canvas reached once for all of them, each drawn from
+            // its numbers (the cell read in place, no sprite copied).
+            withShapeBrush(clip: clip, mask: mask, blend: blend) { brush in
+                emitter.forEachParticle(at: t) { p in
+                    guard let color = Self.color(of: p, opacity: opacity) else { return }
+                    let contents = cells.baseAddress! + p.cell
+                    let round: Bool
+                    if case .circle = contents.pointee.contents.look { round = true } else { round = false }
+                    brush.draw(
+                        round: round, width: contents.pointee.contents.width, height: contents.pointee.contents.height,
+                        center: Point(x: origin.x + p.position.x, y: origin.y + p.position.y), scale: p.scale,
+                        angle: p.angle, color: color)
+                }
+            }
         }
+    }
+
+    /// A particle's colour premultiplied and times `opacity`; `nil` when it is transparent.
+    @inline(__always)
+    static func color(of p: Particle, opacity: Float) -> SIMD4<Float>? {
+        let a = Float(p.color[3]) * opacity
+        guard a > 0 else { return nil }
+        return SIMD4(Float(p.color[0]) * a, Float(p.color[1]) * a, Float(p.color[2]) * a, a)
     }
 }

@@ -1,4 +1,3 @@
-import Glibc
 import SignGraphics
 
 /// One particle as it is at a time: which cell emitted it and which of that cell's particles
@@ -25,9 +24,10 @@ public struct Particle: Sendable, Equatable {
 /// `p0 + v age + a age² / 2`; scale, spin and colour change linearly with age. No state is
 /// carried between frames, so any frame can be drawn first and any board shows the same.
 extension EmitterContent {
-    /// The random attributes a particle draws, each from its own stream of the hash.
-    enum Attribute: UInt64 {
-        case lifetime, velocity, direction, place, along, scale, spin, red, green, blue, alpha
+    /// The random attributes a particle draws: each a 21-bit field of one of the particle's hash
+    /// words, three to a word, the ones most cells use in the first word (the particle's key).
+    enum Attribute: UInt64, CaseIterable {
+        case direction, place, spin, velocity, lifetime, scale, along, alpha, red, green, blue
     }
 
     /// SplitMix64's finaliser: a bijection of 64-bit words that mixes every input bit into
@@ -40,10 +40,21 @@ extension EmitterContent {
         return z ^ (z >> 31)
     }
 
-    /// Attribute `a` of the particle with `key`, uniform in 0..<1.
+    /// Attribute `a` of the particle with `key`, uniform in 0..<1 in steps of 2^-21: field
+    /// `a % 3` of word `a / 3`, word 0 the key itself and word n the key's SplitMix64 step n
+    /// (hashed only by a cell whose ranges reach that far; the compiler shares a word between
+    /// the attributes drawn from it).
     @inline(__always)
     static func unit(_ key: UInt64, _ a: Attribute) -> Double {
-        Double(mix(key &+ (a.rawValue &+ 1) &* 0x9E37_79B9_7F4A_7C15) >> 11) * 0x1p-53
+        let n = a.rawValue / 3
+        let word = n == 0 ? key : mix(key &+ n &* 0x9E37_79B9_7F4A_7C15)
+        return Double(word >> (21 &* (a.rawValue % 3)) & 0x1F_FFFF) * 0x1p-21
+    }
+
+    /// The hash of particle `index` of the cell with `stream`: SplitMix64's output `index`.
+    @inline(__always)
+    static func key(_ stream: UInt64, _ index: Int) -> UInt64 {
+        mix(stream &+ UInt64(truncatingIfNeeded: index) &* 0x9E37_79B9_7F4A_7C15)
     }
 
     /// The same in -1..<1: how a range spreads a value both ways.
@@ -85,10 +96,10 @@ extension EmitterContent {
     func frame(of i: Int, at t: Double) -> CellFrame {
         let range = candidates(of: i, at: t)
         // `emissionLongitude + 0` is what a particle's direction is without a range.
-        let longitude = cells[i].emissionLongitude + 0
+        let (sine, cosine) = sineCosine(cells[i].emissionLongitude + 0)
         return CellFrame(
             rate: rate(of: i), stream: Self.mix(UInt64(seed) << 8 | UInt64(truncatingIfNeeded: i & 0xFF)),
-            cosine: cos(longitude), sine: sin(longitude), first: range?.lowerBound ?? 1, last: range?.upperBound ?? 0)
+            cosine: cosine, sine: sine, first: range?.lowerBound ?? 1, last: range?.upperBound ?? 0)
     }
 
     /// Particle `index` of cell `i` at the layer's time `t`; `nil` when it is not alive then.
@@ -107,7 +118,7 @@ extension EmitterContent {
         let birth = Double(index) / r, age = t - birth
         guard age >= 0 else { return nil }
         // The hash the particle's attributes are drawn from: its number in its cell's stream.
-        let key = Self.mix(f.stream &+ UInt64(truncatingIfNeeded: index) &* 0x9E37_79B9_7F4A_7C15)
+        let key = Self.key(f.stream, index)
         let c = cell
         let life = max(
             0, (c.pointee.lifetime + Self.spread(c.pointee.lifetimeRange, key, .lifetime)) * lifetime)
@@ -119,7 +130,7 @@ extension EmitterContent {
             (dx, dy) = (f.cosine, f.sine)
         } else {
             let direction = c.pointee.emissionLongitude + Self.spread(cone, key, .direction)
-            (dx, dy) = (cos(direction), sin(direction))
+            (dy, dx) = sineCosine(direction)
         }
         let start = origin(key)
         let x = start.x + speed * dx * age + c.pointee.xAcceleration * age * age / 2
@@ -132,14 +143,17 @@ extension EmitterContent {
         let spread = SIMD4(
             Self.spread(ranges[0], key, .red), Self.spread(ranges[1], key, .green),
             Self.spread(ranges[2], key, .blue), Self.spread(ranges[3], key, .alpha))
-        let color = (c.pointee.color + spread + c.pointee.colorSpeed * age).clamped(
-            lowerBound: .zero, upperBound: SIMD4(repeating: 1))
+        // Held to 0...1 lane by lane in place (`clamped` is a loop out of line).
+        var color = c.pointee.color + spread + c.pointee.colorSpeed * age
+        color.replace(with: 0, where: color .< 0)
+        color.replace(with: 1, where: color .> 1)
         return Particle(
             cell: i, index: index, birth: birth, age: age, lifetime: life, position: Point(x: x, y: y), scale: scale,
             angle: angle, color: color)
     }
 
     /// Where the particle with `key` is born: on the emitter's shape as its mode says.
+    @inline(__always)
     func origin(_ key: UInt64) -> Point {
         let (cx, cy) = (position.x, position.y)
         let (w, h) = (size.width, size.height)
@@ -172,13 +186,13 @@ extension EmitterContent {
         case (.circle, .points):
             return position
         case (.circle, .outline):
-            let a = 2 * Double.pi * u
-            return Point(x: cx + w / 2 * cos(a), y: cy + w / 2 * sin(a))
+            let (sine, cosine) = sineCosine(2 * Double.pi * u)
+            return Point(x: cx + w / 2 * cosine, y: cy + w / 2 * sine)
         case (.circle, _):
             // Uniform over the disc's area.
             let v = Self.unit(key, .along)
-            let a = 2 * Double.pi * u, d = w / 2 * v.squareRoot()
-            return Point(x: cx + d * cos(a), y: cy + d * sin(a))
+            let (sine, cosine) = sineCosine(2 * Double.pi * u), d = w / 2 * v.squareRoot()
+            return Point(x: cx + d * cosine, y: cy + d * sine)
         }
     }
 

@@ -111,3 +111,69 @@ struct SpriteTests {
         }
     }
 }
+
+@Suite("Shape brush")
+struct ShapeBrushTests {
+    /// A board of translucent and opaque stripes for shapes to land on.
+    static func background() -> Canvas {
+        var canvas = Canvas(width: 13, height: 9)
+        let all = CoverageMask(width: 13, height: 9, coverage: [UInt8](repeating: 255, count: 117))
+        let board = Rect(x: 0, y: 0, width: 13, height: 9)
+        canvas.fill(
+            coverage: all, paint: .color(Color(red: 30, green: 90, blue: 10, alpha: 120)), box: board, opacity: 1,
+            clip: board)
+        canvas.fill(
+            coverage: all, paint: .color(Color(red: 200, green: 20, blue: 70)), box: board, opacity: 1,
+            clip: Rect(x: 0, y: 3, width: 13, height: 3))
+        return canvas
+    }
+
+    static let shapes: [(round: Bool, size: Double, angle: Double, x: Double, y: Double)] = [
+        (true, 2, 0, 3.3, 2.7), (false, 2, 0.7, 6.5, 4.1), (true, 3, 0, 11.8, 6.2), (false, 1.5, 2.2, 12.4, 1.3),
+        (true, 1, 0, 0.2, 8.6), (false, 3, -1.1, 8.9, 7.7),
+    ]
+
+    @Test("four columns at a time draw the bytes one column at a time draws (under a full mask)")
+    func fourAtATimeIsOneAtATime() {
+        let full = CoverageMask(width: 13, height: 9, coverage: [UInt8](repeating: 255, count: 117))
+        for blend in [Sprite.Blend.over, .additive] {
+            for color in [SIMD4<Float>(1, 0.5, 0.25, 1), SIMD4<Float>(0.3, 0.1, 0.4, 0.6)] {
+                var four = Self.background(), one = Self.background()
+                for (canvas, mask) in [(0, nil), (1, full)] as [(Int, CoverageMask?)] {
+                    var target = canvas == 0 ? four : one
+                    target.withShapeBrush(clip: Rect(x: 0, y: 0, width: 13, height: 9), mask: mask, blend: blend) {
+                        for s in Self.shapes {
+                            $0.draw(
+                                round: s.round, width: s.size, height: s.size, center: Point(x: s.x, y: s.y),
+                                scale: 1, angle: s.angle, color: color)
+                        }
+                    }
+                    if canvas == 0 { four = target } else { one = target }
+                }
+                #expect(four.pixels == one.pixels, "\(blend) \(color)")
+                #expect(four.pixels != Self.background().pixels)
+            }
+        }
+    }
+
+    @Test("a batch draws and marks what the shapes drawn one by one draw and mark")
+    func batchIsOneByOne() {
+        let clip = Rect(x: 1, y: 0.5, width: 10.5, height: 8)
+        var batch = Canvas(width: 13, height: 9), single = Canvas(width: 13, height: 9)
+        batch.withShapeBrush(clip: clip, mask: nil, blend: .over) {
+            for s in Self.shapes {
+                $0.draw(
+                    round: s.round, width: s.size, height: s.size, center: Point(x: s.x, y: s.y), scale: 1.2,
+                    angle: s.angle, color: SIMD4(0.9, 0.8, 0.1, 1))
+            }
+        }
+        for s in Self.shapes {
+            single.drawShape(
+                round: s.round, width: s.size, height: s.size, center: Point(x: s.x, y: s.y), scale: 1.2,
+                angle: s.angle, color: SIMD4(0.9, 0.8, 0.1, 1), blend: .over, clip: clip)
+        }
+        #expect(batch.pixels == single.pixels)
+        #expect(batch.damage == single.damage)
+        #expect(!batch.damage.isEmpty)
+    }
+}

@@ -115,6 +115,36 @@ struct EmitterTests {
         #expect(Self.particles(e, at: 3) == Self.particles(e, at: 3))
     }
 
+    @Test("every attribute is uniform in 0..<1 and independent of the others, over 20,000 particles")
+    func attributesUniformAndIndependent() {
+        let n = 20_000, attributes = EmitterContent.Attribute.allCases
+        for (seed, cell) in [(UInt32(0), 0), (7, 1), (2026, 3)] {
+            let stream = EmitterContent.mix(UInt64(seed) << 8 | UInt64(cell))
+            let units = attributes.map { a in
+                (0..<n).map { EmitterContent.unit(EmitterContent.key(stream, $0), a) }
+            }
+            for (a, u) in zip(attributes, units) {
+                let mean = u.reduce(0, +) / Double(n)
+                let variance = u.reduce(0) { $0 + ($1 - mean) * ($1 - mean) } / Double(n)
+                // The mean's standard error is 0.002: within 3 of them; the variance 1/12.
+                #expect(abs(mean - 0.5) < 0.006, "\(a) mean \(mean)")
+                #expect(abs(variance - 1.0 / 12) < 0.003, "\(a) variance \(variance)")
+                #expect(u.min()! >= 0 && u.min()! < 0.001 && u.max()! < 1 && u.max()! > 0.999, "\(a)")
+                // Ten equal bins of 2,000 each (a standard deviation of 42): within 150.
+                var bins = [Int](repeating: 0, count: 10)
+                for x in u { bins[Int(x * 10)] += 1 }
+                #expect(bins.allSatisfy { abs($0 - n / 10) < 150 }, "\(a) bins \(bins)")
+            }
+            // No two attributes move together (a correlation's standard error is 0.007).
+            for i in attributes.indices {
+                for j in attributes.indices where j > i {
+                    let r = zip(units[i], units[j]).reduce(0) { $0 + ($1.0 - 0.5) * ($1.1 - 0.5) } / Double(n) * 12
+                    #expect(abs(r) < 0.03, "\(attributes[i]) and \(attributes[j]): \(r)")
+                }
+            }
+        }
+    }
+
     @Test("render modes: oldest first draws in order of birth across cells, oldest last the reverse")
     func renderOrder() {
         var e = Self.emitter(rate: 3, lifetime: 2)
