@@ -450,6 +450,9 @@ let benchmarks: @Sendable () -> Void = {
     stripEncodingBenchmarks()
     stripFrameBenchmarks()
 
+    // A shape's path morphing (PathMorphBenchmarks.swift).
+    pathMorphBenchmarks(fonts: fonts)
+
     // Encoding one frame for a Fadecandy board: the serpentine 32x16 map and 25 packets.
     Benchmark("Fadecandy frame encoding 32x16", configuration: .init(scalingFactor: .kilo)) { benchmark in
         var panel = Panel(width: 32, height: 16)
