@@ -23,7 +23,8 @@ public struct Canvas: Sendable {
         self.height = max(height, 1)
         pixels = [Pixel](repeating: 0, count: self.width * self.height)
         damage = Damage(width: self.width, height: self.height)
-        written = damage
+        // Storage of its own, not `damage`'s shared: the first draw would copy it.
+        written = Damage(width: self.width, height: self.height)
     }
 
     /// Makes every pixel transparent.

@@ -97,20 +97,36 @@ public struct Path: Sendable, Hashable {
     /// differ give `nil` (Core Animation leaves that undefined).
     public func combined(with other: Path, _ op: (Double, Double) -> Double) -> Path? {
         guard hasSameStructure(as: other) else { return nil }
+        var out = Path()
+        out.elements.reserveCapacity(elements.count)
+        out.combine(self, other, op)
+        return out
+    }
+
+    /// Makes this path `a` and `b` combined point by point with `op` (paths with the same
+    /// elements, `a.hasSameStructure(as: b)`), in the storage it holds: nothing is
+    /// allocated when it alone holds storage large enough (a morph's path each frame).
+    public mutating func combine(_ a: Path, _ b: Path, _ op: (Double, Double) -> Double) {
         func c(_ a: Point, _ b: Point) -> Point { Point(x: op(a.x, b.x), y: op(a.y, b.y)) }
-        var out: [Element] = []
-        out.reserveCapacity(elements.count)
-        for (a, b) in zip(elements, other.elements) {
+        elements.removeAll(keepingCapacity: true)
+        for (a, b) in zip(a.elements, b.elements) {
             switch (a, b) {
-            case (.move(let p), .move(let q)): out.append(.move(c(p, q)))
-            case (.line(let p), .line(let q)): out.append(.line(c(p, q)))
-            case (.quadCurve(let p1, let p2), .quadCurve(let q1, let q2)): out.append(.quadCurve(c(p1, q1), c(p2, q2)))
+            case (.move(let p), .move(let q)): elements.append(.move(c(p, q)))
+            case (.line(let p), .line(let q)): elements.append(.line(c(p, q)))
+            case (.quadCurve(let p1, let p2), .quadCurve(let q1, let q2)):
+                elements.append(.quadCurve(c(p1, q1), c(p2, q2)))
             case (.curve(let p1, let p2, let p3), .curve(let q1, let q2, let q3)):
-                out.append(.curve(c(p1, q1), c(p2, q2), c(p3, q3)))
-            default: out.append(.close)
+                elements.append(.curve(c(p1, q1), c(p2, q2), c(p3, q3)))
+            default: elements.append(.close)
             }
         }
-        return Path(out)
+    }
+
+    /// Makes this path hold `other`'s elements in the storage it holds, rather than share
+    /// `other`'s: nothing is allocated when it alone holds storage large enough.
+    public mutating func copyElements(of other: Path) {
+        elements.removeAll(keepingCapacity: true)
+        elements.append(contentsOf: other.elements)
     }
 
     /// The path between this one (0) and `other` (1).

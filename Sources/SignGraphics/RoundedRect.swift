@@ -72,6 +72,32 @@ extension Canvas {
         _ shape: RoundedRect, paint fill: Paint, lineWidth: Double? = nil, opacity: Float, clip: Rect,
         mask: CoverageMask? = nil
     ) {
+        switch fill {
+        case .color(let c):
+            draw(
+                shape, solid: Canvas.spread(Canvas.premultiplied(c, opacity: opacity)), gradient: nil,
+                lineWidth: lineWidth, opacity: opacity, clip: clip, mask: mask)
+        case .gradient(let g):
+            draw(shape, solid: 0, gradient: g, lineWidth: lineWidth, opacity: opacity, clip: clip, mask: mask)
+        }
+    }
+
+    /// The same with `gradient` as the paint, drawn as `draw(_:paint: .gradient(gradient), ...)`
+    /// draws it without making that paint: a gradient paint is held by reference, and making
+    /// one allocates (a gradient layer's rounded corners, every frame it is drawn).
+    public mutating func draw(
+        _ shape: RoundedRect, gradient: Gradient, lineWidth: Double? = nil, opacity: Float, clip: Rect,
+        mask: CoverageMask? = nil
+    ) {
+        draw(shape, solid: 0, gradient: gradient, lineWidth: lineWidth, opacity: opacity, clip: clip, mask: mask)
+    }
+
+    /// Paints the rounded rectangle with `gradient`, or in `solid` (premultiplied by the
+    /// opacity and spread) when there is none.
+    private mutating func draw(
+        _ shape: RoundedRect, solid: UInt64, gradient: Gradient?, lineWidth: Double?, opacity: Float, clip: Rect,
+        mask: CoverageMask?
+    ) {
         let grow = (lineWidth ?? 0) / 2 + 1
         let area = Rect(
             x: shape.rect.minX - grow, y: shape.rect.minY - grow, width: shape.rect.width + 2 * grow,
@@ -79,11 +105,6 @@ extension Canvas {
         )
         .intersection(clip)
         guard shape.rect.width > 0 || lineWidth != nil else { return }
-        var solid: UInt64 = 0, gradient: Gradient?
-        switch fill {
-        case .color(let c): solid = Canvas.spread(Canvas.premultiplied(c, opacity: opacity))
-        case .gradient(let g): gradient = g
-        }
         let r = shape.effectiveRadius, rect = shape.rect
         // Deep inside the outline a fill covers a pixel fully and a stroke not at all: from
         // lineWidth / 2 + 0.5 in for a stroke, 0.5 for a fill (a hair more, so pixels on the

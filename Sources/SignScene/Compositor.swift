@@ -276,7 +276,7 @@ public final class Compositor {
             break
         case .gradient(let gradient):
             if layer.pointee.cornerRadius > 0 {
-                canvases[dst].draw(outline, paint: .gradient(gradient), opacity: opacity, clip: clip, mask: mask)
+                canvases[dst].draw(outline, gradient: gradient, opacity: opacity, clip: clip, mask: mask)
             } else {
                 canvases[dst].fill(frame, with: gradient, opacity: opacity, clip: clip, mask: mask)
             }

@@ -247,6 +247,17 @@ extension Layer: AnimationTarget {
         content = .shape(s)
     }
 
+    /// Changes the shape's path data where it is held (made empty first when the shape has
+    /// none); nothing for other content. The layer lets go of its copy of the shape while
+    /// `change` runs, so a path whose storage only this layer held changes in place.
+    mutating func updatePathData(_ change: (inout Path) -> Void) {
+        guard case .shape(var s) = content else { return }
+        content = .none
+        if s.pathData == nil { s.pathData = Path() }
+        change(&s.pathData!)
+        content = .shape(s)
+    }
+
     /// Changes the text this layer draws; nothing for other content.
     private mutating func updateText(_ change: (inout TextContent) -> Void) {
         guard case .text(var t) = content else { return }

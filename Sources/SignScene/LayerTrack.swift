@@ -2,7 +2,7 @@ import SignGraphics
 import SignTiming
 
 /// A layer animation compiled for the frame loop: a property animation's values typed by
-/// the kind of property it moves (numbers, points, colours, `locations`), so evaluating it
+/// the kind of property it moves (numbers, points, colours, `locations`, paths), so evaluating it
 /// neither wraps each value in `AnimatableValue` nor goes through the layer's key-path
 /// table, and reads the animation in place. It presents the same layer as the animation it
 /// was compiled from; a group, or values not of the key path's kind, stay as they were.
@@ -11,6 +11,8 @@ enum LayerTrack: Sendable {
     case point(Track<Point>)
     case color(Track<SIMD4<Double>>)
     case list(Track<NumberList>)
+    /// A morph between paths of one structure, worked out in place (`PathTrack`).
+    case path(PathTrack)
     case value(LayerAnimation)
 
     /// A property animation with typed values, held by reference: reading it copies nothing.
@@ -130,6 +132,7 @@ enum LayerTrack: Sendable {
                 self = .color(track)
             }
         case .numbers: if let track = Track(a, on: model, \.numbers) { self = .list(track) }
+        case .path: if let track = PathTrack(a, on: model) { self = .path(track) }
         default: break
         }
     }
@@ -143,6 +146,7 @@ enum LayerTrack: Sendable {
         case .point(let track): track.updates ? track.animation.keyPath : nil
         case .color(let track): track.updates ? track.animation.keyPath : nil
         case .list(let track): track.updates ? track.animation.keyPath : nil
+        case .path: .path
         case .value: nil
         }
     }
@@ -158,6 +162,7 @@ enum LayerTrack: Sendable {
         case .point(let track): track.update(atParentTime: t, on: layer)
         case .color(let track): track.update(atParentTime: t, on: layer)
         case .list(let track): track.update(atParentTime: t, on: layer)
+        case .path(let track): track.update(atParentTime: t, on: layer)
         case .value: break
         }
     }
@@ -170,6 +175,7 @@ enum LayerTrack: Sendable {
         case .point(let track): track.apply(atParentTime: t, to: layer)
         case .color(let track): track.apply(atParentTime: t, to: layer)
         case .list(let track): track.apply(atParentTime: t, to: layer)
+        case .path(let track): track.apply(atParentTime: t, to: layer)
         case .value(let a): a.apply(atParentTime: t, to: &layer.pointee)
         }
     }

@@ -15,11 +15,15 @@ final class ShapeRaster: Sendable {
         var stroke = CoverageMask(width: 0, height: 0, coverage: [])
         var fillKey: Key?
         var strokeKey: Key?
+        /// The paths the coverages were made from, copied into storage of their own: a
+        /// morphing path's storage is the presentation's, rewritten in place each frame
+        /// (`PathTrack`), and must not be shared from here.
+        var fillPath = Path()
+        var strokePath = Path()
     }
 
-    /// What a coverage was made from.
+    /// What a coverage was made from, besides its path.
     private struct Key: Equatable {
-        var path: Path
         var origin: Point
         var clip: Rect
         var rule: FillRule
@@ -38,23 +42,25 @@ final class ShapeRaster: Sendable {
         let box = bounds.offsetBy(dx: origin.x, dy: origin.y)
         kept.withLock { kept in
             if let fill = shape.fill {
-                let key = Key(path: path, origin: origin, clip: clip, rule: shape.fillRule, style: nil)
-                if kept.fillKey != key {
+                let key = Key(origin: origin, clip: clip, rule: shape.fillRule, style: nil)
+                if kept.fillKey != key || kept.fillPath != path {
                     kept.rasterizer.reserve(width: canvas.width, height: canvas.height)
                     Self.reshape(&kept.fill, box, reach: 1, clip: clip, canvas)
                     kept.rasterizer.fill(path, rule: shape.fillRule, offset: origin, into: &kept.fill)
                     kept.fillKey = key
+                    kept.fillPath.copyElements(of: path)
                 }
                 canvas.fill(coverage: kept.fill, paint: fill, box: box, opacity: opacity, clip: clip, mask: mask)
             }
             if let stroke = shape.stroke, shape.lineWidth > 0 {
                 let style = shape.strokeStyle
-                let key = Key(path: path, origin: origin, clip: clip, rule: .nonZero, style: style)
-                if kept.strokeKey != key {
+                let key = Key(origin: origin, clip: clip, rule: .nonZero, style: style)
+                if kept.strokeKey != key || kept.strokePath != path {
                     kept.rasterizer.reserve(width: canvas.width, height: canvas.height)
                     Self.reshape(&kept.stroke, box, reach: style.reach + 1, clip: clip, canvas)
                     kept.rasterizer.stroke(path, style: style, offset: origin, into: &kept.stroke)
                     kept.strokeKey = key
+                    kept.strokePath.copyElements(of: path)
                 }
                 canvas.fill(coverage: kept.stroke, paint: stroke, box: box, opacity: opacity, clip: clip, mask: mask)
             }

@@ -102,6 +102,29 @@ public struct Keyframes<Value: Interpolatable>: Sendable, Equatable {
         }
     }
 
+    /// Where progress `p` falls for every mode but `cubic` (which blends four values): the
+    /// index of the value shown and, when it blends that value with the next, the fraction
+    /// of the way to it (`nil`: the value itself), as `value(at:)` takes them; `nil` for
+    /// `cubic` or no values. For a caller that blends values into storage of its own.
+    @inlinable public func blend(at p: Double) -> (index: Int, fraction: Double?)? {
+        let n = values.count
+        if n == 0 || calculationMode == .cubic { return nil }
+        if n == 1 { return (0, nil) }
+        switch calculationMode {
+        case .discrete:
+            var i = 0
+            while i + 1 < n && times[i + 1] <= p { i += 1 }
+            return (i, nil)
+        case .paced, .cubic:
+            let (i, f) = segment(p, times)
+            return (i, f)
+        case .linear:
+            var (i, f) = segment(p, times)
+            if let functions = timingFunctions, i < functions.count { f = functions[i](f) }
+            return (i, f)
+        }
+    }
+
     /// The segment holding `p` and the fraction through it.
     @inlinable func segment(_ p: Double, _ times: [Double]) -> (Int, Double) {
         let n = times.count

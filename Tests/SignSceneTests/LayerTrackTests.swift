@@ -163,6 +163,7 @@ struct LayerTrackTests {
                 case .point: return "point"
                 case .color: return "color"
                 case .list: return "list"
+                case .path: return "path"
                 case .value: return "value"
                 }
             }
@@ -213,7 +214,31 @@ struct LayerTrackTests {
             animation(.endPoint, .basic(BasicValues(to: .point(Point(x: 1, y: 1)))), fillMode: .forwards),
             animation(.cornerRadius, .basic(BasicValues(from: .number(0), to: .number(2))), repeatCount: 2),
         ]
-        return [("in-place text", text), ("in-place gradient", gradient)]
+        // Path morphs: a blob into a star by its ends (removed on completion, so the model's
+        // path shows before and after), and through linear keyframes eased per segment.
+        let blob = try! PathData.parse("M10 2C14 2 17 4 17 6C17 8 14 10 10 10C6 10 3 8 3 6C3 4 6 2 10 2Z")
+        let star = try! PathData.parse("M10 0C12 3 19 4 15 6C19 8 12 9 10 12C8 9 1 8 5 6C1 4 8 3 10 0Z")
+        let wide = try! PathData.parse("M10 3C16 2 20 5 20 6C20 7 16 10 10 9C4 10 0 7 0 6C0 5 4 2 10 3Z")
+        var shape = ShapeContent(path: RoundedRect(rect: .zero), fill: .color(.white), stroke: .color(.black))
+        shape.pathData = blob
+        var morph = Layer(id: "morph", content: .shape(shape), frame: Rect(x: 0, y: 0, width: 20, height: 12))
+        morph.animations = [
+            animation(.path, .basic(BasicValues(from: .pathData(blob), to: .pathData(star))), timingFunction: .easeIn)
+        ]
+        var keyframed = morph
+        keyframed.animations = [
+            animation(
+                .path,
+                .keyframes(
+                    Keyframes(
+                        values: [.pathData(blob), .pathData(star), .pathData(wide)], keyTimes: [0, 0.3, 1],
+                        timingFunctions: [.easeOut, .easeInEaseOut])), repeatCount: 2, autoreverses: true,
+                fillMode: .backwards)
+        ]
+        return [
+            ("in-place text", text), ("in-place gradient", gradient), ("in-place morph", morph),
+            ("in-place morph keyframes", keyframed),
+        ]
     }
 
     @Test("a presentation brought up to date in place, frame after frame and back, is the presentation at each time")
@@ -240,6 +265,27 @@ struct LayerTrackTests {
             }
         }
     }
+
+    @Test("a path morph is worked out in the storage of the kept presentation's path, frame after frame")
+    func morphInPlace() throws {
+        for (name, layer) in Self.inPlaceLayers() where name.contains("morph") {
+            let prepared = try PreparedLayer(layer, fonts: Self.fonts)
+            let store = PresentationStore()
+            var storage: Set<UnsafeRawPointer> = []
+            // Before the animation begins (the model's path), through it, and after.
+            for k in 0..<300 {
+                store.beginFrame()
+                let shown = store.present(prepared, at: Double(k) * 0.0173)
+                guard case .shape(let s) = shown.pointee.content, let path = s.pathData else { throw Failure() }
+                path.elements.withUnsafeBufferPointer { elements in
+                    if let p = elements.baseAddress { storage.insert(UnsafeRawPointer(p)) }
+                }
+            }
+            #expect(storage.count == 1, "\(name): the path's storage changed \(storage.count - 1) times")
+        }
+    }
+
+    struct Failure: Error {}
 
     @Test("the presentation store keeps a layer's presentation while frames draw it and lets it go two frames after")
     func presentationStore() throws {

@@ -55,17 +55,7 @@ let benchmarks: @Sendable () -> Void = {
             guard let scene = try? PreparedScene(config.scene, beginTime: 0, fonts: fonts) else { continue }
             // A thousand frames per iteration from one renderer: the steady state the daemon is in.
             Benchmark("render \(name) \(w)x\(h)", configuration: .init(scalingFactor: .kilo)) { benchmark in
-                let renderer = Renderer(width: w, height: h)
-                var frame = Frame(width: w, height: h)
-                renderer.render(scene, at: 0, into: &frame)
-                var t = 0.0
-                benchmark.startMeasurement()
-                for _ in benchmark.scaledIterations {
-                    t += 1.0 / 60
-                    renderer.render(scene, at: t, into: &frame)
-                }
-                benchmark.stopMeasurement()
-                blackHole(frame)
+                renderFrames(scene, width: w, height: h, benchmark: benchmark)
             }
         }
     }
@@ -89,17 +79,7 @@ let benchmarks: @Sendable () -> Void = {
         else { continue }
         Benchmark("emitter 500 particles \(mode.rawValue) 128x32", configuration: .init(scalingFactor: .kilo)) {
             benchmark in
-            let renderer = Renderer(width: 128, height: 32)
-            var frame = Frame(width: 128, height: 32)
-            var t = 10.0
-            renderer.render(scene, at: t, into: &frame)
-            benchmark.startMeasurement()
-            for _ in benchmark.scaledIterations {
-                t += 1.0 / 60
-                renderer.render(scene, at: t, into: &frame)
-            }
-            benchmark.stopMeasurement()
-            blackHole(frame)
+            renderFrames(scene, width: 128, height: 32, from: 10, benchmark: benchmark)
         }
     }
 
@@ -133,17 +113,7 @@ let benchmarks: @Sendable () -> Void = {
             scene.layers = [.layer(layer)]
             guard let prepared = try? PreparedScene(scene, beginTime: 0, fonts: fonts) else { continue }
             Benchmark("glow 128x32: \(name)", configuration: .init(scalingFactor: .kilo)) { benchmark in
-                let renderer = Renderer(width: 128, height: 32)
-                var frame = Frame(width: 128, height: 32)
-                renderer.render(prepared, at: 0, into: &frame)
-                var t = 0.0
-                benchmark.startMeasurement()
-                for _ in benchmark.scaledIterations {
-                    t += 1.0 / 60
-                    renderer.render(prepared, at: t, into: &frame)
-                }
-                benchmark.stopMeasurement()
-                blackHole(frame)
+                renderFrames(prepared, width: 128, height: 32, benchmark: benchmark)
             }
         }
     }
@@ -230,17 +200,7 @@ let benchmarks: @Sendable () -> Void = {
             let scene = try? PreparedScene(config.scene, beginTime: 0, fonts: fonts)
         else { continue }
         Benchmark("render layer \(name) 128x32", configuration: .init(scalingFactor: .kilo)) { benchmark in
-            let renderer = Renderer(width: 128, height: 32)
-            var frame = Frame(width: 128, height: 32)
-            renderer.render(scene, at: 0, into: &frame)
-            var t = 0.0
-            benchmark.startMeasurement()
-            for _ in benchmark.scaledIterations {
-                t += 1.0 / 60
-                renderer.render(scene, at: t, into: &frame)
-            }
-            benchmark.stopMeasurement()
-            blackHole(frame)
+            renderFrames(scene, width: 128, height: 32, benchmark: benchmark)
         }
     }
 
@@ -490,6 +450,9 @@ let benchmarks: @Sendable () -> Void = {
     stripEncodingBenchmarks()
     stripFrameBenchmarks()
 
+    // A shape's path morphing (PathMorphBenchmarks.swift).
+    pathMorphBenchmarks(fonts: fonts)
+
     // Encoding one frame for a Fadecandy board: the serpentine 32x16 map and 25 packets.
     Benchmark("Fadecandy frame encoding 32x16", configuration: .init(scalingFactor: .kilo)) { benchmark in
         var panel = Panel(width: 32, height: 16)
@@ -506,6 +469,23 @@ let benchmarks: @Sendable () -> Void = {
         }
         benchmark.stopMeasurement()
     }
+}
+
+/// Steady-state frames of one scene, a frame every 1/60 s, as the daemon draws them: a
+/// renderer at the board's size draws the frame at `start` first (not measured), then each
+/// iteration's frames after it.
+func renderFrames(_ scene: PreparedScene, width: Int, height: Int, from start: Double = 0, benchmark: Benchmark) {
+    let renderer = Renderer(width: width, height: height)
+    var frame = Frame(width: width, height: height)
+    var t = start
+    renderer.render(scene, at: t, into: &frame)
+    benchmark.startMeasurement()
+    for _ in benchmark.scaledIterations {
+        t += 1.0 / 60
+        renderer.render(scene, at: t, into: &frame)
+    }
+    benchmark.stopMeasurement()
+    blackHole(frame)
 }
 
 /// Steady-state frames of one network framer: colour a white frame straight into its
