@@ -212,7 +212,7 @@ struct USBOutputTests {
         #expect((exit?.fields["max_in_flight"] as? [String: Int])?["FC01"] == 2)
     }
 
-    @Test("unplugged ten times: waiting while the clock runs on, streaming again within a second of each replug")
+    @Test("unplugged ten times: waiting while the clock runs on, streaming again on each replug's hotplug news")
     func fadecandyReconnect() throws {
         let scratch = try Scratch()
         let config = try Self.config("fadecandy-32x16.toml", scratch)
@@ -237,10 +237,17 @@ struct USBOutputTests {
                 return after[2].t - plugged
             }
             let seconds = try #require(back, "round \(round): no frame after the replug")
-            #expect(seconds < 1.0, "round \(round): \(seconds) s to the first frame")
+            // Within the 2 s rescan, which brings back even a device whose news was missed.
+            #expect(seconds < 2.0, "round \(round): \(seconds) s to the first frame")
             reconnects.append(seconds)
             #expect(eventually { (try? bus.output("board")?["reconnects"]?.doubleValue) == Double(round) })
         }
+        // Hotplug, not the rescan, brings the board back: rescans every 2 s would take a second
+        // a round on average (ten rounds under 0.5 s each on average by chance: 0.3 %), where
+        // hotplug takes tens of milliseconds (a third of a second on a loaded machine, one
+        // round in a while over a second).
+        let mean = reconnects.reduce(0, +) / Double(reconnects.count)
+        #expect(mean < 0.5, "\(mean) s a round to the first frame")
         let board = try #require(try bus.output("board"))
         #expect(board["state"]?.stringValue == "ok")
         #expect(board["errors"]?.doubleValue == 0)
