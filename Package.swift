@@ -151,9 +151,11 @@ let package = Package(
             ],
             path: "Fuzz", exclude: ["Corpus", "lsan.supp"]),
 
+        // What the test targets share: running the Python reference tools (tools/*-reference.py).
+        .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(name: "SignTimingTests", dependencies: ["SignTiming"]),
-        .testTarget(name: "SignGraphicsTests", dependencies: ["SignGraphics"]),
-        .testTarget(name: "SignSceneTests", dependencies: ["SignScene"]),
+        .testTarget(name: "SignGraphicsTests", dependencies: ["SignGraphics", "TestSupport"]),
+        .testTarget(name: "SignSceneTests", dependencies: ["SignScene", "TestSupport"]),
         .testTarget(name: "SignOutputTests", dependencies: ["SignOutput", "SignWire"]),
         .testTarget(name: "SignUSBTests", dependencies: ["SignUSB", "SignOutput"]),
         .testTarget(name: "SignControlTests", dependencies: ["SignControl"]),

@@ -270,6 +270,9 @@ class Bus:
         handler = Device(kind, serial, product, driver_interface, self.latency)
         self.testbed.attach_ioctl(node, handler)
         syspath = f"/sys/devices/pci0000:00/usb1/1-{devnum}"
+        # Recorded before the device appears: signd may open and claim it at once, from
+        # another process, and its claim must not be logged ahead of the plug.
+        record("plugged", serial=serial, kind=kind, devnum=devnum)
         self.testbed.add_from_string(
             f"P: {syspath[4:]}\n"
             f"N: bus/usb/001/{devnum:03d}\n"
@@ -282,7 +285,6 @@ class Bus:
             f"H: descriptors={blob.hex()}\n"
         )
         self.devices[serial] = (node, syspath, handler)
-        record("plugged", serial=serial, kind=kind, devnum=devnum)
 
     def unplug(self, serial):
         node, syspath, handler = self.devices.pop(serial)

@@ -3,8 +3,17 @@ import Synchronization
 
 /// signd's fonts: one FreeType library, the faces opened from it and a cache of rendered
 /// glyphs, so that laying out text FreeType has already drawn never calls into it again.
-/// Safe to share between threads: every call is serialised.
+/// Both are bounded: at most `maxFaces` faces stay open (the least recently used is closed)
+/// and the glyphs within `glyphCacheBytes` (`GlyphCache`), so text in any number of scripts
+/// and fonts over months does not grow the daemon. Safe to share between threads: every
+/// call is serialised.
 public final class FontLibrary: Sendable {
+    /// Bytes of rendered glyphs kept by default: some 12,000 of unifont's Han glyphs, or 750
+    /// colour emoji at 16 px.
+    public static let defaultGlyphCacheBytes = 4 << 20
+    /// Faces kept open by default; a config names a few (a primary and its fallbacks each).
+    public static let defaultMaxFaces = 32
+
     private struct FaceKey: Hashable {
         let path: String
         let size: Int
@@ -18,14 +27,22 @@ public final class FontLibrary: Sendable {
 
     private final class State {
         let library: FT_Library
-        var faces: [FaceKey: FreeTypeFace] = [:]
-        var glyphs: [GlyphKey: GlyphBitmap] = [:]
+        /// Open faces, each with the call that last used it.
+        var faces: [FaceKey: (face: FreeTypeFace, lastUse: Int)] = [:]
+        let maxFaces: Int
+        /// Counts calls into the library, so a face in use by the current one is never closed.
+        var call = 0
+        var glyphs: GlyphCache<GlyphKey>
         /// How many glyphs FreeType has rendered (cache misses), for tests and status.
         var rendered = 0
         /// Reused by every layout (under the lock).
         let buffer = HarfBuzzBuffer()
 
-        init(library: FT_Library) { self.library = library }
+        init(library: FT_Library, glyphCacheBytes: Int, maxFaces: Int) {
+            self.library = library
+            glyphs = GlyphCache(budget: glyphCacheBytes)
+            self.maxFaces = max(maxFaces, 1)
+        }
         deinit {
             faces.removeAll()
             FT_Done_FreeType(library)
@@ -34,19 +51,31 @@ public final class FontLibrary: Sendable {
 
     private let state: Mutex<State>
 
-    public init() throws(FreeTypeError) {
+    /// A library keeping at most `glyphCacheBytes` of rendered glyphs and `maxFaces` faces open.
+    public init(
+        glyphCacheBytes: Int = FontLibrary.defaultGlyphCacheBytes, maxFaces: Int = FontLibrary.defaultMaxFaces
+    ) throws(FreeTypeError) {
         var library: FT_Library?
         try check(FT_Init_FreeType(&library), "FT_Init_FreeType")
-        state = Mutex(State(library: library!))
+        state = Mutex(State(library: library!, glyphCacheBytes: glyphCacheBytes, maxFaces: maxFaces))
     }
 
     /// Glyphs rendered by FreeType so far; it stays put while text is laid out from the cache.
     public var renderedGlyphCount: Int { state.withLock { $0.rendered } }
+    /// Rendered glyphs cached now.
+    public var cachedGlyphCount: Int { state.withLock { $0.glyphs.count } }
+    /// Bytes the cached glyphs take (pixels and a fixed allowance an entry); at most `glyphCacheBytes`.
+    public var cachedGlyphBytes: Int { state.withLock { $0.glyphs.bytes } }
+    /// Faces open now; at most `maxFaces`, or one call's chain of faces when that is longer.
+    public var openFaceCount: Int { state.withLock { $0.faces.count } }
 
     /// Opens a face, so a config can be checked before it is used.
     /// Why `spec` cannot be used, for a person; `nil` when it opens.
     public func problem(with spec: FontSpec) -> String? {
-        switch state.withLock({ state in Result { () throws(FreeTypeError) in _ = try face(spec, in: state) } }) {
+        switch state.withLock({ state in
+            state.call += 1
+            return Result { () throws(FreeTypeError) in _ = try face(spec, in: state) }
+        }) {
         case .success: return nil
         case .failure(let error): return error.description
         }
@@ -55,7 +84,10 @@ public final class FontLibrary: Sendable {
     public func validate(_ spec: FontSpec) throws(FreeTypeError) {
         // The error is carried out of the lock as a value: thrown through withLock itself,
         // its strings came out released (Swift 6.3, typed throws through Mutex.withLock).
-        try state.withLock { state in Result { () throws(FreeTypeError) in _ = try face(spec, in: state) } }.get()
+        try state.withLock { state in
+            state.call += 1
+            return Result { () throws(FreeTypeError) in _ = try face(spec, in: state) }
+        }.get()
     }
 
     /// Scalars laid out per text; more are left out (and counted in `TextRun.dropped`).
@@ -71,6 +103,7 @@ public final class FontLibrary: Sendable {
         features: [FontFeature] = []
     ) throws(FreeTypeError) -> TextRun {
         try state.withLock { state throws(FreeTypeError) in
+            state.call += 1
             let chain = try ([primary] + fallbacks).map { spec throws(FreeTypeError) in try face(spec, in: state) }
             let line = LineShaper.layout(
                 text, chain: chain.map { LineShaper.Face(face: $0.face, font: $0.face.harfBuzz) }, direction: direction,
@@ -100,20 +133,37 @@ public final class FontLibrary: Sendable {
 
     private func face(_ spec: FontSpec, in state: State) throws(FreeTypeError) -> (key: FaceKey, face: FreeTypeFace) {
         let key = FaceKey(path: spec.path, size: spec.size, antialias: spec.antialias)
-        if let face = state.faces[key] { return (key, face) }
+        defer { closeFaces(beyond: state.maxFaces, in: state) }
+        if let open = state.faces[key] {
+            state.faces[key]!.lastUse = state.call
+            return (key, open.face)
+        }
         let face = try FreeTypeFace.open(
             library: state.library, path: key.path, pixelSize: key.size, antialias: key.antialias)
-        state.faces[key] = face
+        state.faces[key] = (face, state.call)
         return (key, face)
+    }
+
+    /// Closes the least recently used faces until at most `limit` are open, leaving those the
+    /// current call uses (its glyphs stay cached: they are keyed by file, size and antialias).
+    private func closeFaces(beyond limit: Int, in state: State) {
+        while state.faces.count > limit {
+            var oldest: (key: FaceKey, lastUse: Int)?
+            for (key, open) in state.faces where open.lastUse < state.call && open.lastUse < (oldest?.lastUse ?? .max) {
+                oldest = (key, open.lastUse)
+            }
+            guard let oldest else { return }
+            state.faces[oldest.key] = nil
+        }
     }
 
     private func glyph(_ index: UInt32, of face: (key: FaceKey, face: FreeTypeFace), in state: State)
         throws(FreeTypeError) -> GlyphBitmap
     {
         let key = GlyphKey(face: face.key, index: index)
-        if let cached = state.glyphs[key] { return cached }
+        if let cached = state.glyphs.glyph(for: key) { return cached }
         let glyph = try face.face.render(glyph: index)
-        state.glyphs[key] = glyph
+        state.glyphs.insert(glyph, for: key)
         state.rendered += 1
         return glyph
     }

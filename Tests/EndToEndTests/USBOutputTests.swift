@@ -110,9 +110,15 @@ struct USBOutputTests {
         let config = try Self.config("fadecandy-32x16.toml", scratch)
         let bus = try EmulatedBus(scratch, devices: ["fadecandy:FC01"], config: config)
         #expect(bus.wait(for: "board", "ok"))
-        try scratch.waitForClock(frames: 600)
+        // The clock runs from signd's start, and a board still being connected is offered no
+        // frame; on a loaded machine the connection takes more than a few frames. Counted
+        // once the board is seen connected, this is at least every frame rendered before.
+        let beforeConnected = try scratch.clockFrames()
+        try scratch.waitForClock(frames: beforeConnected + 600)
+        // The clock's count and the board's counters from one answer.
         let status = try scratch.request("status")
-        let board = try #require(try bus.output("board"))
+        let board = try #require(
+            status["outputs"]?.arrayValue?.first { $0["name"]?.stringValue == "board" })
         // Taken after the board's counters were read: every frame counted as sent by then had
         // reached the emulated board by then.
         let asked = monotonicNow()
@@ -121,15 +127,18 @@ struct USBOutputTests {
         let clockFrames = Int(status["frames"]?.doubleValue ?? 0)
         let sent = Int(board["frames_sent"]?.doubleValue ?? -1)
         let dropped = Int(board["dropped"]?.doubleValue ?? -1)
-        #expect(clockFrames >= 600)
+        let offered = clockFrames - beforeConnected
+        #expect(offered >= 600)
         #expect(board["errors"]?.doubleValue == 0)
-        // Every frame is accounted for: it reached the board, or a newer one replaced it while
-        // two were in flight (on a loaded machine the emulator can fall behind; that is the
-        // slow-board test's subject, not a loss), or it is the one or two still on the way.
+        // Every frame offered to the connected board is accounted for: it reached the board,
+        // or a newer one replaced it while two were in flight (on a loaded machine the
+        // emulator can fall behind; that is the slow-board test's subject, not a loss), or it
+        // is the one or two still on the way.
         #expect(
-            clockFrames - (sent + dropped) <= 3,
-            "frames rendered \(clockFrames), reached the board \(sent), replaced by newer ones \(dropped)")
-        #expect(sent >= clockFrames / 2, "most frames reach an emulated board that keeps up")
+            offered - (sent + dropped) <= 3,
+            "frames rendered \(clockFrames) (\(beforeConnected) by the board's connection), reached the board \(sent), replaced by newer ones \(dropped)"
+        )
+        #expect(sent >= offered / 2, "most frames reach an emulated board that keeps up")
 
         let bulk = bus.recorded().filter { $0.name == "bulk" }
         try #require(bulk.count > 2)
@@ -142,10 +151,15 @@ struct USBOutputTests {
         let exit = bus.recorded().last { $0.name == "exit" }
         #expect((exit?.fields["max_in_flight"] as? [String: Int])?["FC01"] ?? 99 <= 2)
 
-        // Every frame the board got is one `signd render` draws, in order.
+        // Every frame the board got is one `signd render` draws, in order. Frames are numbered
+        // by their place on the clock's grid: the numbers run ahead of the count by the frames
+        // the clock skipped (many, on a loaded machine) and go on until the stop, so the
+        // render reaches well past both.
+        let clockSkipped = Int(status["dropped"]?.doubleValue ?? 0)
         let rgb = scratch.dir.appendingPathComponent("frames.rgb").path
         let render = try run(
-            Paths.signd, ["render", "--config", config, "--frames", "\(clockFrames + 60)", "--out", rgb])
+            Paths.signd,
+            ["render", "--config", config, "--frames", "\(clockFrames + clockSkipped + 600)", "--out", rgb])
         #expect(render.status == 0, "\(render.stderr)")
         let rendered = try Data(contentsOf: URL(fileURLWithPath: rgb))
         let size = 32 * 16 * 3
@@ -158,7 +172,10 @@ struct USBOutputTests {
             }
             if index * size < rendered.count { matched += 1 }
         }
-        #expect(matched == frames.count - 1, "\(matched) of \(frames.count - 1) frames match a rendered frame in order")
+        #expect(
+            matched == frames.count - 1,
+            "\(matched) of \(frames.count - 1) frames match a rendered frame in order (clock: \(clockFrames) rendered, \(clockSkipped) skipped)"
+        )
         let last = try #require(frames.last)
         #expect(Self.decodeFadecandy(last.data).allSatisfy { $0 == 0 }, "signd blanks the board on stop")
     }
@@ -167,30 +184,35 @@ struct USBOutputTests {
     func slowBoard() throws {
         let scratch = try Scratch()
         let config = try Self.config("fadecandy-32x16.toml", scratch)
-        // 40 ms per transfer: two in flight carry at most 50 frames/s of the 60.
+        // 100 ms per transfer: two in flight carry at most 20 frames/s of the 60.
         let started = monotonicNow()
-        let bus = try EmulatedBus(scratch, devices: ["fadecandy:FC01"], config: config, latencyMilliseconds: 40)
+        let bus = try EmulatedBus(scratch, devices: ["fadecandy:FC01"], config: config, latencyMilliseconds: 100)
         #expect(bus.wait(for: "board", "ok"))
-        try scratch.waitForClock(frames: 180)
+        // Frames rendered before the board was connected were not offered to it.
+        let beforeConnected = try scratch.clockFrames()
+        try scratch.waitForClock(frames: beforeConnected + 180)
         let status = try scratch.request("status")
-        let board = try #require(try bus.output("board"))
+        let board = try #require(
+            status["outputs"]?.arrayValue?.first { $0["name"]?.stringValue == "board" })
         // Every transfer counted by now was made since the start, however long that took.
         let seconds = Double(monotonicNow() - started) / 1e9
         #expect(bus.stop() == 0)
         let sent = board["frames_sent"]?.doubleValue ?? 0, dropped = board["dropped"]?.doubleValue ?? 0
         #expect(dropped > 20, "sent \(sent), dropped \(dropped)")
-        // A clock held up by the 40 ms transfers would run at 25 of its 60 fps and drop more
-        // than half its frames; a frame or two a busy machine makes it skip is not that.
-        let clockDropped = status["dropped"]?.doubleValue ?? -1, clockFrames = status["frames"]?.doubleValue ?? 0
+        // A clock held up by the transfers would render a frame only as a slot frees: no more
+        // than the board takes and the three on their way. One that keeps its own pace renders
+        // far more, however loaded the machine: a rate asked of the clock itself would measure
+        // the machine, not the output.
+        let offered = (status["frames"]?.doubleValue ?? 0) - Double(beforeConnected)
         #expect(
-            clockDropped >= 0 && clockDropped <= clockFrames / 10,
-            "the frame clock keeps its rate: \(clockDropped) dropped of \(clockFrames)")
-        #expect(sent <= 52 * seconds, "at most two 40 ms transfers at a time: \(sent) in \(seconds) s")
+            offered >= 1.5 * sent,
+            "the frame clock is not paced by the board: \(offered) frames offered, \(sent) taken")
+        #expect(sent <= 21 * seconds, "at most two 100 ms transfers at a time: \(sent) in \(seconds) s")
         let exit = bus.recorded().last { $0.name == "exit" }
         #expect((exit?.fields["max_in_flight"] as? [String: Int])?["FC01"] == 2)
     }
 
-    @Test("unplugged ten times: waiting while the clock runs on, streaming again within a second of each replug")
+    @Test("unplugged ten times: waiting while the clock runs on, streaming again on each replug's hotplug news")
     func fadecandyReconnect() throws {
         let scratch = try Scratch()
         let config = try Self.config("fadecandy-32x16.toml", scratch)
@@ -215,10 +237,17 @@ struct USBOutputTests {
                 return after[2].t - plugged
             }
             let seconds = try #require(back, "round \(round): no frame after the replug")
-            #expect(seconds < 1.0, "round \(round): \(seconds) s to the first frame")
+            // Within the 2 s rescan, which brings back even a device whose news was missed.
+            #expect(seconds < 2.0, "round \(round): \(seconds) s to the first frame")
             reconnects.append(seconds)
             #expect(eventually { (try? bus.output("board")?["reconnects"]?.doubleValue) == Double(round) })
         }
+        // Hotplug, not the rescan, brings the board back: rescans every 2 s would take a second
+        // a round on average (ten rounds under 0.5 s each on average by chance: 0.3 %), where
+        // hotplug takes tens of milliseconds (a third of a second on a loaded machine, one
+        // round in a while over a second).
+        let mean = reconnects.reduce(0, +) / Double(reconnects.count)
+        #expect(mean < 0.5, "\(mean) s a round to the first frame")
         let board = try #require(try bus.output("board"))
         #expect(board["state"]?.stringValue == "ok")
         #expect(board["errors"]?.doubleValue == 0)

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 @testable import SignGraphics
@@ -8,9 +9,6 @@ import Testing
 /// frame shown at a time, and the limits.
 @Suite("Animated images (GIF, WebP)")
 struct AnimatedImageTests {
-    static let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-        .appendingPathComponent("../../tools/image-reference.py").standardized.path
-
     /// The test files, written once into a temporary directory.
     static let directory: String = {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("signd-images-\(getpid())").path
@@ -19,16 +17,7 @@ struct AnimatedImageTests {
     }()
 
     static func run(_ arguments: [String]) throws -> Data {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", script] + arguments
-        let stdout = Pipe()
-        process.standardOutput = stdout
-        try process.run()
-        let output = stdout.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        try #require(process.terminationStatus == 0, "tools/image-reference.py \(arguments.first ?? "") failed")
-        return output
+        try ReferenceScript("image-reference.py").run(arguments)
     }
 
     static func path(_ name: String) -> String { directory + "/" + name }

@@ -68,3 +68,74 @@ struct FontLibraryTests {
         }
     }
 }
+
+@Suite("FontLibrary's bounds")
+struct FontLibraryBoundsTests {
+    /// 3,000 distinct Han characters, 60 a line: fifty layouts that each render new glyphs.
+    static let lines: [String] = (0..<50).map { line in
+        String(String.UnicodeScalarView((0..<60).map { Unicode.Scalar(0x4E00 + line * 60 + $0)! }))
+    }
+
+    @Test("laying out thousands of distinct glyphs keeps the glyph cache within its budget")
+    func glyphCacheStaysWithinBudget() throws {
+        let budget = 64 << 10
+        let fonts = try FontLibrary(glyphCacheBytes: budget)
+        for line in Self.lines {
+            let run = try fonts.layout(line, primary: .unifont, fallbacks: [])
+            #expect(run.glyphs.count == 60)
+            #expect(fonts.cachedGlyphBytes <= budget)
+        }
+        #expect(fonts.renderedGlyphCount == 3000)
+        #expect(fonts.cachedGlyphCount < 3000 / 2)
+        #expect(fonts.cachedGlyphCount > 0)
+    }
+
+    @Test("text laid out again after its glyphs were evicted renders the same, and a run laid out before keeps its pixels")
+    func evictionKeepsRendering() throws {
+        let fonts = try FontLibrary(glyphCacheBytes: 32 << 10)
+        let first = try fonts.layout(Self.lines[0], primary: .unifont, fallbacks: [])
+        let pixels = first.rasterize()
+        for line in Self.lines.dropFirst() { _ = try fonts.layout(line, primary: .unifont, fallbacks: []) }
+        let rendered = fonts.renderedGlyphCount
+        let again = try fonts.layout(Self.lines[0], primary: .unifont, fallbacks: [])
+        // Evicted: FreeType drew the line's glyphs again.
+        #expect(fonts.renderedGlyphCount == rendered + 60)
+        #expect(again == first)
+        #expect(again.rasterize() == pixels)
+        #expect(first.rasterize() == pixels)
+    }
+
+    @Test("glyphs in use stay cached while unused ones are evicted")
+    func glyphsInUseSurvive() throws {
+        let fonts = try FontLibrary(glyphCacheBytes: 64 << 10)
+        for line in Self.lines {
+            _ = try fonts.layout(line, primary: .unifont, fallbacks: [])
+            _ = try fonts.layout("Now Playing", primary: .unifont, fallbacks: [])
+        }
+        let rendered = fonts.renderedGlyphCount
+        _ = try fonts.layout("Now Playing", primary: .unifont, fallbacks: [])
+        #expect(fonts.renderedGlyphCount == rendered)
+        // Only the first layout of "Now Playing" rendered its eleven distinct glyphs.
+        #expect(rendered == 3000 + 11)
+    }
+
+    @Test("at most maxFaces faces stay open, the least recently used closed, and closed faces lay out the same")
+    func facesBounded() throws {
+        let fonts = try FontLibrary(maxFaces: 3)
+        let dejaVu = "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf"
+        let first = try fonts.layout("Hello", primary: FontSpec(name: dejaVu, size: 10), fallbacks: [])
+        for size in 11..<30 {
+            _ = try fonts.layout("Hello", primary: FontSpec(name: dejaVu, size: size), fallbacks: [])
+            #expect(fonts.openFaceCount <= 3)
+        }
+        let again = try fonts.layout("Hello", primary: FontSpec(name: dejaVu, size: 10), fallbacks: [])
+        #expect(again == first)
+        // A chain longer than the bound is opened whole for its layout.
+        let chain = (30..<35).map { FontSpec(name: dejaVu, size: $0) }
+        let run = try fonts.layout("Hi", primary: .defaultFace, fallbacks: chain)
+        #expect(run.missing.isEmpty)
+        #expect(fonts.openFaceCount == 6)
+        _ = try fonts.layout("Hi", primary: .defaultFace, fallbacks: [])
+        #expect(fonts.openFaceCount == 3)
+    }
+}

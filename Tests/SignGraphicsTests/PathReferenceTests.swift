@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 @testable import SignGraphics
@@ -96,20 +97,7 @@ struct PathReferenceTests {
                 }
                 return o
             })
-        let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-            .appendingPathComponent("../../tools/path-reference.py").standardized.path
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", script]
-        let stdin = Pipe(), stdout = Pipe()
-        process.standardInput = stdin
-        process.standardOutput = stdout
-        try process.run()
-        stdin.fileHandleForWriting.write(input)
-        try stdin.fileHandleForWriting.close()
-        let output = stdout.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        try #require(process.terminationStatus == 0, "tools/path-reference.py failed")
+        let output = try ReferenceScript("path-reference.py").run(input: input)
         return try #require(try JSONSerialization.jsonObject(with: output) as? [[[Int]]])
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 @testable import SignGraphics
@@ -43,20 +44,7 @@ struct ShapingReferenceTests {
             withJSONObject: zip(cases, ppem).map { c, ppem in
                 ["text": c.text, "font": c.font.path, "ppem": ppem, "direction": c.direction.rawValue]
             })
-        let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-            .appendingPathComponent("../../tools/shaping-reference.py").standardized.path
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", script]
-        let stdin = Pipe(), stdout = Pipe()
-        process.standardInput = stdin
-        process.standardOutput = stdout
-        try process.run()
-        stdin.fileHandleForWriting.write(input)
-        try stdin.fileHandleForWriting.close()
-        let output = stdout.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        try #require(process.terminationStatus == 0, "tools/shaping-reference.py failed")
+        let output = try ReferenceScript("shaping-reference.py").run(input: input)
         let decoded = try #require(try JSONSerialization.jsonObject(with: output) as? [[String: Any]])
         return decoded.map { ($0["glyphs"] as? [[Int]]) ?? [] }
     }

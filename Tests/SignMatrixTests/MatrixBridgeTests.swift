@@ -89,9 +89,7 @@ final class MatrixRig {
     func stop() -> Int32 {
         guard let process else { return -1 }
         kill(process.processIdentifier, SIGTERM)
-        let end = Date().addingTimeInterval(20)
-        while process.isRunning && Date() < end { usleep(10_000) }
-        if process.isRunning { process.terminate() }
+        if !wait({ !process.isRunning }) { process.terminate() }
         process.waitUntilExit()
         return process.terminationStatus
     }
@@ -129,10 +127,11 @@ final class MatrixRig {
         return (try? JSONSerialization.jsonObject(with: data) as? [String: Any]) ?? [:]
     }
 
-    /// Waits up to 20 s for `condition`, checking every 10 ms.
+    /// Waits up to 20 s for `condition`, checking every 10 ms; whether it held. The bound
+    /// only stops a hang: it is on the monotonic clock, never the behaviour's own timing.
     func wait(_ condition: () -> Bool) -> Bool {
-        let end = Date().addingTimeInterval(20)
-        while Date() < end {
+        let end = ContinuousClock.now + .seconds(20)
+        while ContinuousClock.now < end {
             if condition() { return true }
             usleep(10_000)
         }

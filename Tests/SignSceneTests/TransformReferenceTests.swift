@@ -1,5 +1,6 @@
 import Foundation
 import SignGraphics
+import TestSupport
 import Testing
 
 @testable import SignScene
@@ -43,20 +44,8 @@ struct TransformReferenceTests {
             "angle": c.angle, "scale": c.scale, "position": [position.x, position.y],
             "anchor": [Double(image.width) / 2, Double(image.height) / 2],
         ]
-        let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-            .appendingPathComponent("../../tools/transform-reference.py").standardized.path
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", script]
-        let stdin = Pipe(), stdout = Pipe()
-        process.standardInput = stdin
-        process.standardOutput = stdout
-        try process.run()
-        stdin.fileHandleForWriting.write(try JSONSerialization.data(withJSONObject: job))
-        try stdin.fileHandleForWriting.close()
-        let output = stdout.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        try #require(process.terminationStatus == 0, "tools/transform-reference.py failed")
+        let output = try ReferenceScript("transform-reference.py").run(
+            input: try JSONSerialization.data(withJSONObject: job))
         return try #require(try JSONSerialization.jsonObject(with: output) as? [Int]).map { UInt8($0) }
     }
 
