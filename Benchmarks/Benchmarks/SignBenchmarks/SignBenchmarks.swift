@@ -489,6 +489,7 @@ let benchmarks: @Sendable () -> Void = {
     // The serial, DMX and SPI strips (StripEncodingBenchmarks.swift).
     stripEncodingBenchmarks()
     stripFrameBenchmarks()
+    outputFrameBenchmarks()
 
     // Encoding one frame for a Fadecandy board: the serpentine 32x16 map and 25 packets.
     Benchmark("Fadecandy frame encoding 32x16", configuration: .init(scalingFactor: .kilo)) { benchmark in
