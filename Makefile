@@ -75,12 +75,12 @@ soak: setup-test release
 ## /etc/signd/signd.toml (an existing one is kept).
 ## bench: the benchmarks in Benchmarks/ (release build; wall clock percentiles and mallocs),
 ## then signd against the C cairo peer on the combined example (tools/bench-cairo) and its LED
-## pipeline against a plain C one (tools/bench-ledpeer).
+## pipeline against a plain C one (tools/bench-ledpeer, in thread CPU time).
 bench: setup-bench
 	cd Benchmarks && $(SWIFT) package --allow-writing-to-package-directory benchmark --no-progress
 	cd Benchmarks && $(SWIFT) build -c release
 	tools/bench-cairo
-	tools/bench-ledpeer
+	tools/bench-ledpeer --cpu
 
 install: release
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/signd $(DESTDIR)/etc/signd $(DESTDIR)$(UNITDIR) $(DESTDIR)$(SYSUSERSDIR) $(DESTDIR)$(UDEVDIR)

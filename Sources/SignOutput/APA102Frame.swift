@@ -1,3 +1,5 @@
+import SignGraphics
+
 /// APA102 and SK9822 LED strips on SPI (two wires, clock and data): a start frame of 32
 /// zero bits; per LED a frame of `0b111` and a 5-bit global brightness, then three colour
 /// bytes (blue, green, red on most strips); then clock edges that push the last LED's bits
@@ -72,6 +74,27 @@ public enum APA102Frame {
             case .sk9822:
                 for i in tail..<size { o[i] = 0 }
             }
+        }
+    }
+
+    /// A frame straight from `frame` through `pipeline`, which writes the strip's channel
+    /// order (`LEDPipeline.ordered`): each LED's frame written whole, with no copy of the
+    /// coloured bytes between; the bytes `encode(_:brightness:order:chip:into:)` writes for
+    /// the same colours. `scale` goes to the pipeline, `brightness` (0...31) to the LEDs.
+    public static func encode(
+        _ frame: Frame, scale: UInt32, brightness: UInt8, chip: Chip, through pipeline: inout LEDPipeline,
+        into out: inout [UInt8]
+    ) {
+        let leds = pipeline.map.ledCount
+        let size = size(leds: leds, chip: chip)
+        if out.count != size { out = [UInt8](repeating: 0, count: size) }
+        let layout = APA102Layout(global: 0xe0 | min(brightness, fullBrightness))
+        out.withUnsafeMutableBytes { o in
+            o.storeBytes(of: 0, as: UInt32.self)
+            pipeline.colour(frame, scale: scale, leds: 0..<leds, as: layout, into: o.baseAddress! + 4)
+            let tail = 4 + 4 * leds
+            (o.baseAddress! + tail).initializeMemory(
+                as: UInt8.self, repeating: chip == .apa102 ? 0xff : 0, count: size - tail)
         }
     }
 }

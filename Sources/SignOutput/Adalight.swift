@@ -68,12 +68,46 @@ public enum Adalight {
     /// the sum modulo 255 of each byte XORed with its position (counted in a byte, so it
     /// wraps every 256), sent as 0xAA when it would be 0x41 so it is never taken for a
     /// frame's first byte.
+    ///
+    /// The sums are taken modulo 255 once per 256 bytes, not per byte: fletcher1 is the
+    /// bytes' sum; fletcher2 the sum of the running sums, that is each byte times the count
+    /// of sums it is in (n - j for byte j of n). Over 16 columns (byte j in column j % 16),
+    /// each column keeps its sum and the sum of its running sums, from which
+    /// fletcher2 = 16 * (sum of the columns' running sums) - (sum of column k's sum times k).
+    /// 256 bytes are 16 rows of the columns, and the positions XORed in repeat with them.
     public static func fletcher(_ data: UnsafeBufferPointer<UInt8>) -> (
         fletcher1: UInt8, fletcher2: UInt8, fletcherExt: UInt8
     ) {
-        var f1: UInt32 = 0, f2: UInt32 = 0, ext: UInt32 = 0
+        let blocks = data.count / 256
+        // Per column, modulo 255: its sum, the sum of its running sums, its XORed sum.
+        var sums = SIMD16<UInt32>(), running = SIMD16<UInt32>(), mixed = SIMD16<UInt32>()
+        if blocks > 0 {
+            let raw = UnsafeRawPointer(data.baseAddress!)
+            let columns = SIMD16<UInt16>(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15)
+            for block in 0..<blocks {
+                // Within the block in 16 bits: at most 255 * 16 a sum and 255 * 136 a running sum.
+                var s = SIMD16<UInt16>(), r = SIMD16<UInt16>(), m = SIMD16<UInt16>()
+                let row0 = raw + block * 256
+                for row in 0..<16 {
+                    let x = SIMD16<UInt16>(truncatingIfNeeded: row0.loadUnaligned(fromByteOffset: 16 * row, as: SIMD16<UInt8>.self))
+                    s &+= x
+                    r &+= s
+                    m &+= x ^ (columns &+ UInt16(16 * row))
+                }
+                // The sums before the block run on in each of its 16 rows.
+                running = (running &+ SIMD16<UInt32>(truncatingIfNeeded: r) &+ 16 &* sums) % 255
+                sums = (sums &+ SIMD16<UInt32>(truncatingIfNeeded: s)) % 255
+                mixed = (mixed &+ SIMD16<UInt32>(truncatingIfNeeded: m)) % 255
+            }
+        }
+        var weighted: UInt32 = 0
+        for k in 0..<16 { weighted += UInt32(k) * sums[k] }
+        var f1 = sums.wrappedSum() % 255
+        var f2 = (16 * (running.wrappedSum() % 255) + 255 - weighted % 255) % 255
+        var ext = mixed.wrappedSum() % 255
+        // The last bytes one by one (the position starts again at 0 after whole blocks).
         var position: UInt8 = 0
-        for byte in data {
+        for byte in UnsafeBufferPointer(rebasing: data[(blocks * 256)...]) {
             f1 = (f1 + UInt32(byte)) % 255
             f2 = (f2 + f1) % 255
             ext = (ext + UInt32(byte ^ position)) % 255

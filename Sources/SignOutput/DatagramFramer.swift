@@ -64,12 +64,15 @@ extension DatagramFramer {
         emit: (_ datagram: UnsafeRawBufferPointer, _ destination: Int) -> Void
     ) {
         precondition(pipeline.order == order, "the pipeline writes another channel order than the datagrams carry")
-        writeFrame(
-            byteCount: pipeline.colourByteCount,
-            fill: { offset, buffer in
-                guard buffer.count > 0 else { return }
-                assert(offset % 3 == 0 && buffer.count % 3 == 0, "datagrams split no LED")
-                pipeline.colour(frame, scale: scale, leds: offset / 3..<(offset + buffer.count) / 3, into: buffer.baseAddress!)
-            }, emit: emit)
+        let byteCount = pipeline.colourByteCount
+        pipeline.withPass(frame, scale: scale) { pass in
+            writeFrame(
+                byteCount: byteCount,
+                fill: { offset, buffer in
+                    guard buffer.count > 0 else { return }
+                    assert(offset % 3 == 0 && buffer.count % 3 == 0, "datagrams split no LED")
+                    pass.colour(leds: offset / 3..<(offset + buffer.count) / 3, into: buffer.baseAddress!)
+                }, emit: emit)
+        }
     }
 }

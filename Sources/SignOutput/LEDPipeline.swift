@@ -63,8 +63,53 @@ public struct LEDPipeline: Sendable {
     /// frame's bytes between. Every LED's dither carry moves on as when the whole frame goes
     /// at once, so a frame must cover each LED once.
     public mutating func colour(_ frame: Frame, scale: UInt32 = 65536, leds: Range<Int>, into out: UnsafeMutableRawPointer) {
+        colour(frame, scale: scale, leds: leds, as: ThreeBytes(), into: out)
+    }
+
+    /// LEDs `leds` laid out as `layout` writes them (`layout.size` bytes each, from `out` on):
+    /// what `colour(_:scale:leds:into:)` does for a wire whose LEDs are more than their three
+    /// bytes (an APA102's frame, a WS2812's SPI bit patterns).
+    mutating func colour<Layout: LEDLayout>(
+        _ frame: Frame, scale: UInt32, leds: Range<Int>, as layout: Layout, into out: UnsafeMutableRawPointer
+    ) {
         precondition(leds.lowerBound >= 0 && leds.upperBound <= map.ledCount, "LEDs past the map")
         guard !leds.isEmpty else { return }
+        withPass(frame, scale: scale) { $0.colour(leds: leds, as: layout, into: out) }
+    }
+
+    /// One frame's colouring, range by range: the frame's pixels, the tables at the frame's
+    /// scale and the carry held for the whole frame, so a framer that colours many small
+    /// datagrams (E1.31's and Art-Net's 170 LEDs) sets them up once, not once a datagram.
+    /// Valid only inside `withPass`.
+    struct Pass {
+        let pixels: UnsafeBufferPointer<UInt8>
+        /// The map's runs when the frame holds every run's pixels; nil: LED by LED.
+        let runs: UnsafeBufferPointer<PixelRuns.Run>?
+        let source: UnsafeBufferPointer<Int32>
+        let lanes: UnsafePointer<UInt64>
+        /// nil: dithering off.
+        let carry: UnsafeMutablePointer<UInt64>?
+
+        /// `LEDPipeline.colour(_:scale:leds:as:into:)` within the pass.
+        @inline(__always)
+        func colour<Layout: LEDLayout>(leds: Range<Int>, as layout: Layout = ThreeBytes(), into out: UnsafeMutableRawPointer) {
+            precondition(leds.lowerBound >= 0 && leds.upperBound <= source.count, "LEDs past the map")
+            guard !leds.isEmpty else { return }
+            let o = out.assumingMemoryBound(to: UInt8.self)
+            if let runs {
+                LEDPipeline.colour(
+                    pixels: pixels.baseAddress!, runs: runs, leds: leds, lanes: lanes, carry: carry, layout: layout, out: o)
+            } else {
+                LEDPipeline.colour(
+                    pixels: pixels, source: UnsafeBufferPointer(rebasing: source[leds]), lanes: lanes,
+                    carry: carry.map { $0 + leds.lowerBound }, layout: layout, out: o)
+            }
+        }
+    }
+
+    /// Runs `body` with a pass over `frame` at `scale`; every LED's carry moves on once the
+    /// pass colours it, so a frame's passes must cover each LED once.
+    mutating func withPass<R>(_ frame: Frame, scale: UInt32, _ body: (Pass) -> R) -> R {
         table.update(scale: scale)
         if carry.count != map.ledCount {
             // Grey and colour do not share a carry: the old pipeline started afresh on a switch.
@@ -72,22 +117,19 @@ public struct LEDPipeline: Sendable {
             carry = [UInt64](repeating: 0, count: map.ledCount)
         }
         let dithering = dithering
-        let out = out.assumingMemoryBound(to: UInt8.self)
-        let whole = runs.map { frame.pixels.count / 3 >= $0.pixelsNeeded } ?? false
-        frame.pixels.withUnsafeBufferPointer { pixels in
+        let runs = runs.flatMap { frame.pixels.count / 3 >= $0.pixelsNeeded ? $0 : nil }
+        return frame.pixels.withUnsafeBufferPointer { pixels in
             table.lanes.withUnsafeBufferPointer { lanes in
                 carry.withUnsafeMutableBufferPointer { carry in
-                    let c = dithering ? carry.baseAddress! : nil
-                    if whole, let runs {
-                        Self.colour(
-                            pixels: pixels.baseAddress!, runs: runs, leds: leds, lanes: lanes.baseAddress!, carry: c,
-                            out: out)
-                    } else {
-                        map.source.withUnsafeBufferPointer { source in
-                            Self.colour(
-                                pixels: pixels, source: UnsafeBufferPointer(rebasing: source[leds]),
-                                lanes: lanes.baseAddress!, carry: c.map { $0 + leds.lowerBound }, out: out)
+                    map.source.withUnsafeBufferPointer { source in
+                        func pass(_ runs: UnsafeBufferPointer<PixelRuns.Run>?) -> R {
+                            body(
+                                Pass(
+                                    pixels: pixels, runs: runs, source: source, lanes: lanes.baseAddress!,
+                                    carry: dithering ? carry.baseAddress : nil))
                         }
+                        guard let runs else { return pass(nil) }
+                        return runs.runs.withUnsafeBufferPointer { pass($0) }
                     }
                 }
             }
@@ -95,37 +137,35 @@ public struct LEDPipeline: Sendable {
     }
 
     /// Along the runs that cover `leds`.
-    private static func colour(
-        pixels: UnsafePointer<UInt8>, runs: PixelRuns, leds: Range<Int>, lanes: UnsafePointer<UInt64>,
-        carry: UnsafeMutablePointer<UInt64>?, out: UnsafeMutablePointer<UInt8>
+    private static func colour<Layout: LEDLayout>(
+        pixels: UnsafePointer<UInt8>, runs: UnsafeBufferPointer<PixelRuns.Run>, leds: Range<Int>,
+        lanes: UnsafePointer<UInt64>, carry: UnsafeMutablePointer<UInt64>?, layout: Layout, out: UnsafeMutablePointer<UInt8>
     ) {
-        var k = runs.index(of: leds.lowerBound)
+        var k = PixelRuns.index(of: leds.lowerBound, in: runs)
         var led = leds.lowerBound
         var o = out
-        runs.runs.withUnsafeBufferPointer { runs in
-            while led < leds.upperBound {
-                let run = runs[k]
-                let n = min(run.led + run.count, leds.upperBound) - led
-                let c = carry.map { $0 + led }
-                if run.pixel < 0 {
-                    black(count: n, lanes: lanes, carry: c, out: o)
-                } else {
-                    let first = pixels + (run.pixel + (led - run.led) * run.step) * 3
-                    along(first, stride: run.step * 3, count: n, lanes: lanes, carry: c, out: o)
-                }
-                led += n
-                o += n * 3
-                k += 1
+        while led < leds.upperBound {
+            let run = runs[k]
+            let n = min(run.led + run.count, leds.upperBound) - led
+            let c = carry.map { $0 + led }
+            if run.pixel < 0 {
+                black(count: n, lanes: lanes, carry: c, layout: layout, out: o)
+            } else {
+                let first = pixels + (run.pixel + (led - run.led) * run.step) * 3
+                along(first, stride: run.step * 3, count: n, lanes: lanes, carry: c, layout: layout, out: o)
             }
+            led += n
+            o += n * layout.size
+            k += 1
         }
     }
 
     /// One lane-word sum per LED: its three entries and its carry; the high bytes shown,
     /// the low bytes kept.
     @inline(__always)
-    private static func along(
+    private static func along<Layout: LEDLayout>(
         _ first: UnsafePointer<UInt8>, stride: Int, count: Int, lanes: UnsafePointer<UInt64>,
-        carry: UnsafeMutablePointer<UInt64>?, out: UnsafeMutablePointer<UInt8>
+        carry: UnsafeMutablePointer<UInt64>?, layout: Layout, out: UnsafeMutablePointer<UInt8>
     ) {
         let red = lanes, green = lanes + 256, blue = lanes + 512
         var p = first, o = out
@@ -133,15 +173,15 @@ public struct LEDPipeline: Sendable {
             for _ in 0..<count {
                 let sum = red[Int(p[0])] &+ green[Int(p[1])] &+ blue[Int(p[2])] &+ c.pointee
                 c.pointee = sum & DriveTable.carryMask
-                Self.show(sum, at: o)
+                layout.write(sum, at: o)
                 c += 1
-                o += 3
+                o += layout.size
                 p += stride
             }
         } else {
             for _ in 0..<count {
-                Self.show(red[Int(p[0])] &+ green[Int(p[1])] &+ blue[Int(p[2])], at: o)
-                o += 3
+                layout.write(red[Int(p[0])] &+ green[Int(p[1])] &+ blue[Int(p[2])], at: o)
+                o += layout.size
                 p += stride
             }
         }
@@ -149,8 +189,9 @@ public struct LEDPipeline: Sendable {
 
     /// LEDs no pixel lights (no panel, or past the frame): each is a black pixel.
     @inline(__always)
-    private static func black(
-        count: Int, lanes: UnsafePointer<UInt64>, carry: UnsafeMutablePointer<UInt64>?, out: UnsafeMutablePointer<UInt8>
+    private static func black<Layout: LEDLayout>(
+        count: Int, lanes: UnsafePointer<UInt64>, carry: UnsafeMutablePointer<UInt64>?, layout: Layout,
+        out: UnsafeMutablePointer<UInt8>
     ) {
         let sum = lanes[0] &+ lanes[256] &+ lanes[512]
         var o = out
@@ -158,31 +199,23 @@ public struct LEDPipeline: Sendable {
             for _ in 0..<count {
                 let s = sum &+ c.pointee
                 c.pointee = s & DriveTable.carryMask
-                Self.show(s, at: o)
+                layout.write(s, at: o)
                 c += 1
-                o += 3
+                o += layout.size
             }
         } else {
             for _ in 0..<count {
-                Self.show(sum, at: o)
-                o += 3
+                layout.write(sum, at: o)
+                o += layout.size
             }
         }
     }
 
-    /// The high byte of each lane, in lane order.
-    @inline(__always)
-    private static func show(_ sum: UInt64, at o: UnsafeMutablePointer<UInt8>) {
-        o[0] = UInt8(truncatingIfNeeded: sum &>> 8)
-        o[1] = UInt8(truncatingIfNeeded: sum &>> 24)
-        o[2] = UInt8(truncatingIfNeeded: sum &>> 40)
-    }
-
     /// LED by LED over the map: its frame pixel (black when the map has none or it lies past
     /// the frame).
-    private static func colour(
+    private static func colour<Layout: LEDLayout>(
         pixels: UnsafeBufferPointer<UInt8>, source: UnsafeBufferPointer<Int32>, lanes: UnsafePointer<UInt64>,
-        carry: UnsafeMutablePointer<UInt64>?, out: UnsafeMutablePointer<UInt8>
+        carry: UnsafeMutablePointer<UInt64>?, layout: Layout, out: UnsafeMutablePointer<UInt8>
     ) {
         // A pixel index i is in the frame when i * 3 + 2 < pixels.count, that is i < count / 3;
         // a negative index (no pixel) fails the same unsigned comparison.
@@ -205,8 +238,8 @@ public struct LEDPipeline: Sendable {
                 k.pointee = sum & DriveTable.carryMask
                 c = k + 1
             }
-            Self.show(sum, at: o)
-            o += 3
+            layout.write(sum, at: o)
+            o += layout.size
         }
     }
 

@@ -45,6 +45,11 @@ struct PixelRuns: Sendable {
 
     /// The run that holds `led` (which must be one of the map's LEDs).
     func index(of led: Int) -> Int {
+        runs.withUnsafeBufferPointer { Self.index(of: led, in: $0) }
+    }
+
+    /// The run of `runs` that holds `led`.
+    static func index(of led: Int, in runs: UnsafeBufferPointer<Run>) -> Int {
         var low = 0, high = runs.count - 1
         while low < high {
             let mid = (low + high + 1) / 2

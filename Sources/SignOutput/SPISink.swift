@@ -26,8 +26,8 @@ public final class SPISink: FrameSink {
     public static let retryInterval = DispatchTimeInterval.seconds(1)
 
     private struct Inner {
+        /// In the strip's channel order: LEDs are coloured straight into the frame.
         var pipeline: LEDPipeline
-        var leds: [UInt8] = []
         /// The newest encoded frame, not yet handed to the transfer.
         var pending: [UInt8] = []
         var hasPending = false
@@ -71,7 +71,7 @@ public final class SPISink: FrameSink {
         self.cap = cap
         self.log = log
         self.queue = DispatchQueue(label: "signd.spi.\(name)")
-        self.inner = Mutex(Inner(pipeline: pipeline))
+        self.inner = Mutex(Inner(pipeline: pipeline.order == order ? pipeline : pipeline.ordered(order)))
         let signal = DispatchSource.makeUserDataAddSource(queue: queue)
         signal.setEventHandler { [weak self] in self?.transfer() }
         signal.activate()
@@ -156,11 +156,10 @@ public final class SPISink: FrameSink {
             case .apa102(let kind):
                 let scale = UInt32((Double(display.scale) * brightness).rounded())
                 let (global, colourScale) = APA102Frame.split(scale: scale)
-                s.pipeline.colour(frame, scale: colourScale, into: &s.leds)
-                APA102Frame.encode(s.leds, brightness: global, order: order, chip: kind, into: &s.pending)
+                APA102Frame.encode(
+                    frame, scale: colourScale, brightness: global, chip: kind, through: &s.pipeline, into: &s.pending)
             case .ws2812(let patterns):
-                s.pipeline.colour(frame, scale: display.scale, into: &s.leds)
-                patterns.encode(s.leds, order: order, into: &s.pending)
+                patterns.encode(frame, scale: display.scale, through: &s.pipeline, into: &s.pending)
             }
             s.hasPending = true
             return !s.busy

@@ -1,3 +1,5 @@
+import SignGraphics
+
 /// WS2812 (NeoPixel) strips driven from an SPI data line: every data bit becomes a short
 /// pattern of SPI bits whose high part is the WS2812's pulse. At 2.4 MHz (417 ns an SPI bit)
 /// three SPI bits make one 1.25 µs data bit: `100` is a 0 (417 ns high), `110` a 1 (833 ns);
@@ -13,6 +15,9 @@ public struct WS2812SPIFrame: Sendable, Equatable {
     public let resetBytes: Int
     /// Each byte's SPI pattern, most significant bit first, right-aligned.
     private let patterns: [UInt32]
+    /// Each byte's SPI pattern as its bytes lie on the wire, in a word stored as it is
+    /// (little-endian; with 3 bytes a byte, the fourth is 0).
+    private let stored: [UInt32]
 
     /// The clocks that make WS2812 timing: about 2.1 to 2.9 MHz with 3 bits a bit, about
     /// 3.0 to 3.4 MHz with 4 (the datasheet's 150 ns tolerances).
@@ -39,6 +44,10 @@ public struct WS2812SPIFrame: Sendable, Equatable {
             (0..<8).reduce(UInt32(0)) { pattern, bit in
                 pattern << UInt32(width) | (byte & (0x80 >> bit) != 0 ? one : zero)
             }
+        }
+        stored = patterns.map { pattern in
+            let bytes = (0..<width).map { UInt32(pattern >> UInt32(8 * (width - 1 - $0)) & 0xff) }
+            return bytes.enumerated().reduce(UInt32(0)) { $0 | $1.element << UInt32(8 * $1.offset) }.littleEndian
         }
     }
 
@@ -79,6 +88,28 @@ public struct WS2812SPIFrame: Sendable, Equatable {
                     }
                     for i in at..<size { o[i] = 0 }
                 }
+            }
+        }
+    }
+
+    /// A frame straight from `frame` through `pipeline`, which writes the strip's channel
+    /// order (`LEDPipeline.ordered`): each LED's bytes become their patterns as they are
+    /// coloured, with no copy between; the bytes `encode(_:order:into:)` writes for the same
+    /// colours.
+    public func encode(_ frame: Frame, scale: UInt32, through pipeline: inout LEDPipeline, into out: inout [UInt8]) {
+        let leds = pipeline.map.ledCount
+        let size = size(leds: leds)
+        // The patterns are stored a word at a time: with 3 bytes a byte the last word reaches
+        // one byte into the reset gap (which is longer than that), and writes a 0 there.
+        if out.count != size { out = [UInt8](repeating: 0, count: size) }
+        let data = leds * 3 * bytesPerByte
+        precondition(resetBytes >= 1, "the reset gap takes the last pattern's spare byte")
+        stored.withUnsafeBufferPointer { table in
+            out.withUnsafeMutableBytes { o in
+                pipeline.colour(
+                    frame, scale: scale, leds: 0..<leds,
+                    as: WS2812Layout(patterns: table.baseAddress!, bytesPerByte: bytesPerByte), into: o.baseAddress!)
+                (o.baseAddress! + data).initializeMemory(as: UInt8.self, repeating: 0, count: size - data)
             }
         }
     }

@@ -449,6 +449,7 @@ let benchmarks: @Sendable () -> Void = {
     // The serial, DMX and SPI strips (StripEncodingBenchmarks.swift).
     stripEncodingBenchmarks()
     stripFrameBenchmarks()
+    outputFrameBenchmarks()
 
     // A shape's path morphing (PathMorphBenchmarks.swift).
     pathMorphBenchmarks(fonts: fonts)
