@@ -50,6 +50,21 @@ struct TimelineTests {
             text = "One long sign from two boards, each showing its half"
             speed = 40
             fade = 4
+            [[layer]]
+            type = "emitter"
+            emitter_shape = "line"
+            emitter_position = [64, -1]
+            emitter_size = [128, 0]
+            seed = 3
+            [[layer.emitter_cell]]
+            shape = "square"
+            birth_rate = 20
+            lifetime = 6
+            velocity = 4
+            velocity_range = 2
+            emission_longitude = 1.5708
+            emission_range = 0.8
+            color = "#80c0ff"
             [[output]]
             type = "shm"
             name = "\(s.name)\(board ?? "whole")"
@@ -59,7 +74,7 @@ struct TimelineTests {
     }
 
     @Test(
-        "two boards, each the half of one canvas: each frame a board shows is its window of the whole sign rendered at that frame"
+        "two boards, each the half of one canvas: each frame a board shows, its particles crossing the seam included, is its window of the whole sign rendered at that frame"
     )
     func canvasHalves() throws {
         let s = try Scratch()
