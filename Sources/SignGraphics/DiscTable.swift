@@ -14,9 +14,9 @@ enum DiscTable {
     @inline(__always)
     static func size(_ width: Double) -> Int? {
         guard width >= 1, width <= 3 else { return nil }
-        let twice = width * 2
-        guard twice == twice.rounded(.towardZero) else { return nil }
-        return Int(twice) &- 2
+        let twice = Int(width * 2)
+        guard Double(twice) == width * 2 else { return nil }
+        return twice &- 2
     }
 
     /// Where the entry for a disc of `size` with its centre `phaseX` / 16 and `phaseY` / 16 px

@@ -35,12 +35,19 @@ public struct ShapeBrush {
         // centre taken to the nearest 1/16 px (its bounds too, so the table and the arithmetic
         // below agree on every pixel).
         var center = center
-        var disc: UnsafePointer<UInt8>? = nil, ox = 0, oy = 0
+        var disc: UnsafePointer<UInt8>? = nil, ox = 0, oy = 0, box = (x0: 0, y0: 0, x1: 0, y1: 0)
         if round, w == h, let size = DiscTable.size(w), abs(center.x) < 0x1p40, abs(center.y) < 0x1p40 {
-            let qx = Int((center.x * 16).rounded()), qy = Int((center.y * 16).rounded())
+            let qx = Int(Self.nearest(center.x * 16)), qy = Int(Self.nearest(center.y * 16))
             center = Point(x: Double(qx) / 16, y: Double(qy) / 16)
             (ox, oy) = ((qx >> 4) &- 2, (qy >> 4) &- 2)
             disc = discs + DiscTable.entry(size: size, phaseX: qx & 15, phaseY: qy & 15)
+            // The pixels whose centres lie within its edge (the radius and half a pixel), in
+            // sixteenths: what the bounds below give, without four conversions from `Double`.
+            let e = size &* 4 &+ 16
+            box = (
+                ((qx &- 8 &- e) >> 4) &+ 1, ((qy &- 8 &- e) >> 4) &+ 1, (qx &- 8 &+ e &+ 15) >> 4,
+                (qy &- 8 &+ e &+ 15) >> 4
+            )
         }
         let hw = Float(w / 2), hh = Float(h / 2)
         let fx = min(1, 2 * hw), fy = min(1, 2 * hh)
@@ -59,10 +66,15 @@ public struct ShapeBrush {
         // and marked are those whose centres lie within it, no more.
         let ax = Double(round ? edge : abs(c) * (rx + 0.5) + abs(s) * (ry + 0.5))
         let ay = Double(round ? edge : abs(s) * (rx + 0.5) + abs(c) * (ry + 0.5))
-        let bx0 = max(Int(pixel: center.x - ax - 0.5, .down) &+ 1, x0)
-        let bx1 = min(Int(pixel: center.x + ax - 0.5, .up), x1)
-        let by0 = max(Int(pixel: center.y - ay - 0.5, .down) &+ 1, y0)
-        let by1 = min(Int(pixel: center.y + ay - 0.5, .up), y1)
+        let bx0: Int, bx1: Int, by0: Int, by1: Int
+        if disc != nil {
+            (bx0, by0, bx1, by1) = (max(box.x0, x0), max(box.y0, y0), min(box.x1, x1), min(box.y1, y1))
+        } else {
+            bx0 = max(Int(pixel: center.x - ax - 0.5, .down) &+ 1, x0)
+            bx1 = min(Int(pixel: center.x + ax - 0.5, .up), x1)
+            by0 = max(Int(pixel: center.y - ay - 0.5, .down) &+ 1, y0)
+            by1 = min(Int(pixel: center.y + ay - 0.5, .up), y1)
+        }
         guard bx0 < bx1, by0 < by1 else { return }
         damage.add(bx0, by0, bx1, by1)
         let spread = Canvas.spread(Canvas.pixel(color))
@@ -125,6 +137,11 @@ public struct ShapeBrush {
             }
         }
     }
+
+    /// `v` rounded to the nearest whole number (ties to even) by adding and taking off 1.5 x
+    /// 2^52, where `rounded()` calls the C library; `v` within ±2^51.
+    @inline(__always)
+    static func nearest(_ v: Double) -> Double { (v + 0x1.8p52) - 0x1.8p52 }
 
     /// A disc's coverage of four pixels whose centres are `dx`, `dy` from its centre: 1 less
     /// their distance past `edge` (the radius and half a pixel), held to 0...1.
