@@ -11,6 +11,8 @@ public struct ShapeBrush {
     let x0: Int, y0: Int, x1: Int, y1: Int
     let additive: Bool
     var damage: Damage.Spans
+    /// `DiscTable.factors`, reached for the brush's life.
+    let discs: UnsafePointer<UInt8>
 
     /// Draws a circle (`round`) or a rectangle `spriteWidth` x `spriteHeight` pixels before
     /// `scale`, centred at `center`, turned by `angle` radians (clockwise on the board), in
@@ -29,6 +31,24 @@ public struct ShapeBrush {
         guard w > 0, h > 0, w.isFinite, h.isFinite, color[3] > 0, center.x.isFinite, center.y.isFinite,
             angle.isFinite
         else { return }
+        // A disc 1 to 3 px across in steps of half a pixel has its coverage from a table, its
+        // centre taken to the nearest 1/16 px (its bounds too, so the table and the arithmetic
+        // below agree on every pixel).
+        var center = center
+        var disc: UnsafePointer<UInt8>? = nil, ox = 0, oy = 0, box = (x0: 0, y0: 0, x1: 0, y1: 0)
+        if round, w == h, let size = DiscTable.size(w), abs(center.x) < 0x1p40, abs(center.y) < 0x1p40 {
+            let qx = Int(Self.nearest(center.x * 16)), qy = Int(Self.nearest(center.y * 16))
+            center = Point(x: Double(qx) / 16, y: Double(qy) / 16)
+            (ox, oy) = ((qx >> 4) &- 2, (qy >> 4) &- 2)
+            disc = discs + DiscTable.entry(size: size, phaseX: qx & 15, phaseY: qy & 15)
+            // The pixels whose centres lie within its edge (the radius and half a pixel), in
+            // sixteenths: what the bounds below give, without four conversions from `Double`.
+            let e = size &* 4 &+ 16
+            box = (
+                ((qx &- 8 &- e) >> 4) &+ 1, ((qy &- 8 &- e) >> 4) &+ 1, (qx &- 8 &+ e &+ 15) >> 4,
+                (qy &- 8 &+ e &+ 15) >> 4
+            )
+        }
         let hw = Float(w / 2), hh = Float(h / 2)
         let fx = min(1, 2 * hw), fy = min(1, 2 * hh)
         let rx = max(hw, 0.5), ry = max(hh, 0.5)
@@ -46,10 +66,15 @@ public struct ShapeBrush {
         // and marked are those whose centres lie within it, no more.
         let ax = Double(round ? edge : abs(c) * (rx + 0.5) + abs(s) * (ry + 0.5))
         let ay = Double(round ? edge : abs(s) * (rx + 0.5) + abs(c) * (ry + 0.5))
-        let bx0 = max(Int(pixel: center.x - ax - 0.5, .down) &+ 1, x0)
-        let bx1 = min(Int(pixel: center.x + ax - 0.5, .up), x1)
-        let by0 = max(Int(pixel: center.y - ay - 0.5, .down) &+ 1, y0)
-        let by1 = min(Int(pixel: center.y + ay - 0.5, .up), y1)
+        let bx0: Int, bx1: Int, by0: Int, by1: Int
+        if disc != nil {
+            (bx0, by0, bx1, by1) = (max(box.x0, x0), max(box.y0, y0), min(box.x1, x1), min(box.y1, y1))
+        } else {
+            bx0 = max(Int(pixel: center.x - ax - 0.5, .down) &+ 1, x0)
+            bx1 = min(Int(pixel: center.x + ax - 0.5, .up), x1)
+            by0 = max(Int(pixel: center.y - ay - 0.5, .down) &+ 1, y0)
+            by1 = min(Int(pixel: center.y + ay - 0.5, .up), y1)
+        }
         guard bx0 < bx1, by0 < by1 else { return }
         damage.add(bx0, by0, bx1, by1)
         let spread = Canvas.spread(Canvas.pixel(color))
@@ -65,9 +90,17 @@ public struct ShapeBrush {
             while x < bx1 {
                 let dx = columns + (left + Float(x &- bx0))
                 var coverage: SIMD4<Float>
-                if round {
-                    let d = (dx * dx + dy * dy).squareRoot()
-                    coverage = Self.unit(edge - d) * thin
+                if let disc {
+                    // The table's row for y from column x (its bytes past the disc are 0).
+                    let bytes = UnsafeRawPointer(disc + ((y &- oy) &* DiscTable.rowBytes &+ (x &- ox)))
+                        .loadUnaligned(as: SIMD4<UInt8>.self)
+                    var factors = SIMD4<UInt32>(truncatingIfNeeded: bytes)
+                    factors.replace(with: 0, where: columns .>= Float(bx1 &- x))
+                    blend(factors, lanes: lanes, spread: spread, row: row, at: x, whole: whole, end: bx1)
+                    x &+= 4
+                    continue
+                } else if round {
+                    coverage = Self.disc(edge: edge, dx: dx, dy: dy) * thin
                 } else {
                     let u = c * dx + s * dy, v = c * dy - s * dx
                     let cu = Self.unit(rx + 0.5 - Self.magnitude(u))
@@ -77,26 +110,51 @@ public struct ShapeBrush {
                 // Columns past the shape's box (or the clip) left as they are.
                 coverage.replace(with: 0, where: columns .>= Float(bx1 &- x))
                 // Rounded to 0...255 as `Canvas.factor` rounds (coverage is within 0...1).
-                let factors =
-                    unsafeBitCast(coverage * 255 + SIMD4(repeating: 8_388_608), to: SIMD4<UInt32>.self)
-                    & SIMD4(repeating: 0x7F_FFFF)
-                if factors != .zero {
-                    if x <= whole {
-                        let f = Blitter.Row.lanes(factors)
-                        if additive {
-                            Self.add(lanes, factors: f, at: row.dst + x)
-                        } else {
-                            row.blend(lanes, factors: f, at: x)
-                        }
-                    } else {
-                        for j in 0..<min(4, bx1 &- x) where factors[j] != 0 {
-                            row.put(spread, factor: UInt64(factors[j]), additive: additive, at: x &+ j)
-                        }
-                    }
-                }
+                blend(Self.factors(coverage), lanes: lanes, spread: spread, row: row, at: x, whole: whole, end: bx1)
                 x &+= 4
             }
         }
+    }
+
+    /// The colour at four factors (0...255) on four pixels of `row` from column `x`, none at or
+    /// past `end`: four at once up to `whole`, else one at a time.
+    @inline(__always)
+    func blend(
+        _ factors: SIMD4<UInt32>, lanes: Blitter.Lanes, spread: UInt64, row: Blitter.Row, at x: Int, whole: Int,
+        end: Int
+    ) {
+        guard factors != .zero else { return }
+        if x <= whole {
+            let f = Blitter.Row.lanes(factors)
+            if additive {
+                Self.add(lanes, factors: f, at: row.dst + x)
+            } else {
+                row.blend(lanes, factors: f, at: x)
+            }
+        } else {
+            for j in 0..<min(4, end &- x) where factors[j] != 0 {
+                row.put(spread, factor: UInt64(factors[j]), additive: additive, at: x &+ j)
+            }
+        }
+    }
+
+    /// `v` rounded to the nearest whole number (ties to even) by adding and taking off 1.5 x
+    /// 2^52, where `rounded()` calls the C library; `v` within ±2^51.
+    @inline(__always)
+    static func nearest(_ v: Double) -> Double { (v + 0x1.8p52) - 0x1.8p52 }
+
+    /// A disc's coverage of four pixels whose centres are `dx`, `dy` from its centre: 1 less
+    /// their distance past `edge` (the radius and half a pixel), held to 0...1.
+    @inline(__always)
+    static func disc(edge: Float, dx: SIMD4<Float>, dy: Float) -> SIMD4<Float> {
+        unit(edge - (dx * dx + dy * dy).squareRoot())
+    }
+
+    /// Coverage (0...1) as factors 0...255, rounded as `Canvas.factor` rounds.
+    @inline(__always)
+    static func factors(_ coverage: SIMD4<Float>) -> SIMD4<UInt32> {
+        unsafeBitCast(coverage * 255 + SIMD4(repeating: 8_388_608), to: SIMD4<UInt32>.self)
+            & SIMD4(repeating: 0x7F_FFFF)
     }
 
     /// Each lane held to 0...1 (`clamped` is a lane-by-lane loop out of line).
@@ -138,13 +196,16 @@ extension Canvas {
         )
         if let mask { b = mask.clip(b) }
         let w = width
-        return Self.reach(&pixels, &damage, mask) { pixels, spans, maskBase in
-            var brush = ShapeBrush(
-                blitter: Blitter(pixels: pixels, width: w, mask: mask, maskBase: maskBase), canvasWidth: w, x0: b.x0,
-                y0: b.y0, x1: b.x1, y1: b.y1, additive: blend == .additive, damage: spans)
-            let result = body(&brush)
-            spans = brush.damage
-            return result
+        return DiscTable.factors.withUnsafeBufferPointer { discs in
+            Self.reach(&pixels, &damage, mask) { pixels, spans, maskBase in
+                var brush = ShapeBrush(
+                    blitter: Blitter(pixels: pixels, width: w, mask: mask, maskBase: maskBase), canvasWidth: w,
+                    x0: b.x0, y0: b.y0, x1: b.x1, y1: b.y1, additive: blend == .additive, damage: spans,
+                    discs: discs.baseAddress!)
+                let result = body(&brush)
+                spans = brush.damage
+                return result
+            }
         }
     }
 

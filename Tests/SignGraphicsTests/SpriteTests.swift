@@ -156,6 +156,29 @@ struct ShapeBrushTests {
         }
     }
 
+    @Test("a disc 1 to 3 px across (coverage from a table) covers its area, centred on its centre, at every 1/16 px")
+    func tableDiscs() {
+        for diameter in [1.0, 1.5, 2, 2.5, 3] {
+            for phase in 0..<16 {
+                let center = Point(x: 6 + Double(phase) / 16, y: 5 + Double(15 - phase) / 16)
+                var canvas = Canvas(width: 13, height: 11)
+                canvas.drawShape(
+                    round: true, width: diameter, height: diameter, center: center, scale: 1, angle: 0,
+                    color: SIMD4(1, 1, 1, 1), blend: .over, clip: Rect(x: 0, y: 0, width: 13, height: 11))
+                var area = 0.0, mx = 0.0, my = 0.0
+                for y in 0..<11 {
+                    for x in 0..<13 {
+                        let a = Double(canvas.pixels[y * 13 + x] >> 24) / 255
+                        (area, mx, my) = (area + a, mx + a * (Double(x) + 0.5), my + a * (Double(y) + 0.5))
+                    }
+                }
+                let expected = Double.pi * diameter * diameter / 4
+                #expect(abs(area - expected) < 0.15 * Double.pi * diameter, "\(diameter) at \(center)")
+                #expect(abs(mx / area - center.x) < 0.1 && abs(my / area - center.y) < 0.1, "\(diameter) at \(center)")
+            }
+        }
+    }
+
     @Test("a batch draws and marks what the shapes drawn one by one draw and mark")
     func batchIsOneByOne() {
         let clip = Rect(x: 1, y: 0.5, width: 10.5, height: 8)
