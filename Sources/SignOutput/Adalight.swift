@@ -75,6 +75,12 @@ public enum Adalight {
     /// each column keeps its sum and the sum of its running sums, from which
     /// fletcher2 = 16 * (sum of the columns' running sums) - (sum of column k's sum times k).
     /// 256 bytes are 16 rows of the columns, and the positions XORed in repeat with them.
+    ///
+    /// Between blocks each lane is kept small by folding, not reduced: 65536 is 1 modulo 255,
+    /// so `x & 0xffff + x >> 16` is `x` modulo 255, and lane by lane it is a mask, a shift and
+    /// an add where `% 255` is a division per lane. Folded, a lane stays below 65,553 (a
+    /// block adds at most 17 * 65,552 + 34,680 to a running sum, whose fold is then at most
+    /// 65,535 + 17), far inside 32 bits; the sums are reduced modulo 255 once, at the end.
     public static func fletcher(_ data: UnsafeBufferPointer<UInt8>) -> (
         fletcher1: UInt8, fletcher2: UInt8, fletcherExt: UInt8
     ) {
@@ -95,9 +101,9 @@ public enum Adalight {
                     m &+= x ^ (columns &+ UInt16(16 * row))
                 }
                 // The sums before the block run on in each of its 16 rows.
-                running = (running &+ SIMD16<UInt32>(truncatingIfNeeded: r) &+ 16 &* sums) % 255
-                sums = (sums &+ SIMD16<UInt32>(truncatingIfNeeded: s)) % 255
-                mixed = (mixed &+ SIMD16<UInt32>(truncatingIfNeeded: m)) % 255
+                running = folded(running &+ SIMD16<UInt32>(truncatingIfNeeded: r) &+ 16 &* sums)
+                sums = folded(sums &+ SIMD16<UInt32>(truncatingIfNeeded: s))
+                mixed = folded(mixed &+ SIMD16<UInt32>(truncatingIfNeeded: m))
             }
         }
         var weighted: UInt32 = 0
@@ -115,4 +121,8 @@ public enum Adalight {
         }
         return (UInt8(f1), UInt8(f2), ext == 0x41 ? 0xaa : UInt8(ext))
     }
+
+    /// `x` lane by lane, congruent modulo 255 and at most 65,535 plus `x >> 16`.
+    @inline(__always)
+    private static func folded(_ x: SIMD16<UInt32>) -> SIMD16<UInt32> { (x & 0xffff) &+ (x &>> 16) }
 }

@@ -20,6 +20,9 @@ public struct LEDPipeline: Sendable {
     /// Per channel byte, its linear level weighted by its share of luminance (Rec. 709), for
     /// `grey`: the products a luminance sum adds, computed once.
     private let luminance: [Double]
+    /// Rec. 709's shares of luminance, red, green and blue. Their products with 65535 add up
+    /// (as `grey` adds them) to 65535.0 exactly, so no luminance sum rounds past 65535.
+    static let luminanceWeights = [0.2126, 0.7152, 0.0722]
 
     public init(map: PixelMap, correction: ColorCorrection, dithering: Bool, order: ColourOrder = .rgb) {
         self.map = map
@@ -27,7 +30,7 @@ public struct LEDPipeline: Sendable {
         self.dithering = dithering
         self.order = order
         let table = DriveTable(correction: correction, dithering: dithering, order: order)
-        let weights = [0.2126, 0.7152, 0.0722]
+        let weights = Self.luminanceWeights
         self.table = table
         self.runs = PixelRuns(map.source)
         self.luminance = table.levels.indices.map { weights[$0 >> 8] * Double(table.levels[$0]) }
@@ -317,17 +320,19 @@ public struct LEDPipeline: Sendable {
         }
     }
 
-    /// A luminance sum (0 to 65535 and a little) rounded half away from zero, at most 65535,
-    /// at `scale`. The rounding adds 2^52, which leaves the nearest integer (ties to even)
-    /// in the low bits with no conversion instruction and its range checks; the exact
-    /// difference from it says whether a tie goes up.
+    /// A luminance sum (0 to 65535.0: `luminanceWeights`) rounded half away from zero, at
+    /// `scale`. The rounding adds 2^52, which leaves the nearest integer (ties to even) in the
+    /// low bits with no conversion instruction and its range checks; the exact difference
+    /// from it says whether a tie goes up. Each product is at most its weight times 65535
+    /// and the sums round monotonically, so the largest sum is 65535.0 and the result needs
+    /// no clamp (the tests check the bound).
     @inline(__always)
     static func greyLevel(_ y: Double, scale: UInt32) -> UInt16 {
         let shifted = y + 4_503_599_627_370_496.0
         let nearest = shifted - 4_503_599_627_370_496.0
         let even = Int(truncatingIfNeeded: shifted.bitPattern & 0x000f_ffff_ffff_ffff)
         let rounded = even &+ (y - nearest >= 0.5 ? 1 : 0)
-        return DisplaySetting.scaled(UInt16(truncatingIfNeeded: min(rounded, 65535)), by: scale)
+        return DisplaySetting.scaled(UInt16(truncatingIfNeeded: rounded), by: scale)
     }
 
     /// Grey LED by LED over the map.

@@ -26,10 +26,17 @@ public struct TemporalDither: Sendable {
     }
 
     /// `level` in 1/256 steps of the 8-bit scale (65535 is 255 * 256): what `quantise` adds
-    /// to the carry. At most 65280, so with a carry below 256 the sum fits 16 bits.
+    /// to the carry, `(level * 65280 + 32767) / 65535` rounded down. At most 65280, so with
+    /// a carry below 256 the sum fits 16 bits.
+    ///
+    /// 65280 / 65535 is 1 - 1/257, and the rounded quotient is exactly
+    /// `level - (level + 128) / 257`; for the 17-bit dividends here `x / 257` is
+    /// `x * 65281 >> 24`. So a multiply, a shift and a subtract, no division; the tests
+    /// check every level against the division.
     @inline(__always)
     static func steps(_ level: UInt16) -> UInt16 {
-        UInt16((UInt32(level) * 65280 + 32767) / 65535)
+        let l = UInt32(level)
+        return UInt16(truncatingIfNeeded: l &- ((l &+ 128) &* 65281) &>> 24)
     }
 
     /// The carry of every slot, for a pass that quantises a whole frame at once (what

@@ -43,6 +43,28 @@ struct ColorCorrectionTests {
         }
     }
 
+    @Test("the dither's steps, by multiply and shift, are the division's for every 16-bit level")
+    func ditherStepsExact() {
+        var wrong = 0
+        for level in 0...65535 {
+            let divided = (UInt32(level) * 65280 + 32767) / 65535
+            if UInt32(TemporalDither.steps(UInt16(level))) != divided { wrong += 1 }
+        }
+        #expect(wrong == 0)
+    }
+
+    @Test("grey's brightest luminance sum is 65535.0, so its rounding needs no clamp")
+    func greyLuminanceBound() {
+        let w = LEDPipeline.luminanceWeights
+        // Products and sums round monotonically: no sum of levels up to 65535 is larger.
+        let brightest = w[0] * 65535 + w[1] * 65535 + w[2] * 65535
+        #expect(brightest == 65535.0)
+        #expect(LEDPipeline.greyLevel(brightest, scale: 65536) == 65535)
+        #expect(LEDPipeline.greyLevel(brightest.nextDown, scale: 65536) == 65535)
+        #expect(LEDPipeline.greyLevel(65534.5, scale: 65536) == 65535)
+        #expect(LEDPipeline.greyLevel(65534.5.nextDown, scale: 65536) == 65534)
+    }
+
     @Test("a slow fade below one 8-bit step still moves with dithering, and stays dark without")
     func lowFade() {
         var dither = TemporalDither()
