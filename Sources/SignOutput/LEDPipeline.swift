@@ -220,21 +220,13 @@ public struct LEDPipeline: Sendable {
         pixels: UnsafeBufferPointer<UInt8>, source: UnsafeBufferPointer<Int32>, lanes: UnsafePointer<UInt64>,
         carry: UnsafeMutablePointer<UInt64>?, layout: Layout, out: UnsafeMutablePointer<UInt8>
     ) {
-        // A pixel index i is in the frame when i * 3 + 2 < pixels.count, that is i < count / 3;
-        // a negative index (no pixel) fails the same unsigned comparison.
         let inFrame = UInt32(truncatingIfNeeded: pixels.count / 3)
         let base = pixels.baseAddress
         let red = lanes, green = lanes + 256, blue = lanes + 512
         var o = out
         var c = carry
         for index in source {
-            var r = 0, g = 0, b = 0
-            if UInt32(bitPattern: index) < inFrame {
-                let p = base.unsafelyUnwrapped + Int(index) &* 3
-                r = Int(p[0])
-                g = Int(p[1])
-                b = Int(p[2])
-            }
+            let (r, g, b) = mapped(index, in: base, inFrame: inFrame)
             var sum = red[r] &+ green[g] &+ blue[b]
             if let k = c {
                 sum &+= k.pointee
@@ -335,6 +327,16 @@ public struct LEDPipeline: Sendable {
         return DisplaySetting.scaled(UInt16(truncatingIfNeeded: rounded), by: scale)
     }
 
+    /// The red, green and blue of the map's pixel `index`, black when it has none. A pixel
+    /// index i is in the frame when i * 3 + 2 < pixels.count, that is i < `inFrame`
+    /// (count / 3); a negative index (no pixel) fails the same unsigned comparison.
+    @inline(__always)
+    private static func mapped(_ index: Int32, in base: UnsafePointer<UInt8>?, inFrame: UInt32) -> (Int, Int, Int) {
+        guard UInt32(bitPattern: index) < inFrame else { return (0, 0, 0) }
+        let p = base.unsafelyUnwrapped + Int(index) &* 3
+        return (Int(p[0]), Int(p[1]), Int(p[2]))
+    }
+
     /// Grey LED by LED over the map.
     private static func grey(
         pixels: UnsafeBufferPointer<UInt8>, source: UnsafeBufferPointer<Int32>, luminance: UnsafePointer<Double>,
@@ -344,13 +346,7 @@ public struct LEDPipeline: Sendable {
         let base = pixels.baseAddress
         for led in 0..<source.count {
             let index = source[led]
-            var r = 0, g = 0, b = 0
-            if UInt32(bitPattern: index) < inFrame {
-                let p = base.unsafelyUnwrapped + Int(index) &* 3
-                r = Int(p[0])
-                g = Int(p[1])
-                b = Int(p[2])
-            }
+            let (r, g, b) = mapped(index, in: base, inFrame: inFrame)
             let level = greyLevel(luminance[r] + luminance[256 + g] + luminance[512 + b], scale: scale)
             if let carry {
                 let sum = TemporalDither.steps(level) &+ UInt16(carry[led])
