@@ -42,16 +42,28 @@ public enum JSONValue: Sendable, Hashable, Codable {
         }
     }
 
-    /// Parses one JSON text.
+    /// Parses one JSON text: the common case by hand (JSONText.swift), the rest, and every
+    /// error, by JSONDecoder.
     public static func parse(_ data: some DataProtocol) throws -> JSONValue {
-        try JSONDecoder().decode(JSONValue.self, from: Data(data))
+        let bytes = Array(data)
+        if let value = bytes.withUnsafeBufferPointer(PlainJSONReader.read) { return value }
+        return try JSONDecoder().decode(JSONValue.self, from: Data(bytes))
     }
 
-    /// Compact JSON with sorted keys, on one line.
-    public var jsonString: String {
+    /// Compact JSON with sorted keys, on one line: JSONEncoder's bytes with `.sortedKeys` and
+    /// `.withoutEscapingSlashes`, written by hand (JSONText.swift).
+    public var jsonString: String { PlainJSONWriter.text(self) }
+
+    /// `jsonString` as JSONEncoder writes it, which it must equal.
+    var foundationJSONString: String {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         return String(decoding: (try? encoder.encode(self)) ?? Data("null".utf8), as: UTF8.self)
+    }
+
+    /// `parse` by JSONDecoder alone, which it must equal.
+    static func foundationParse(_ data: some DataProtocol) throws -> JSONValue {
+        try JSONDecoder().decode(JSONValue.self, from: Data(data))
     }
 
     public subscript(key: String) -> JSONValue? {

@@ -96,6 +96,17 @@ public final class ControlPlane: Sendable {
             startedAt: startedAt, logger: logger)
     }
 
+    /// Reads a `ping` from its line, carries it out and writes its response line, sending
+    /// nothing: the one-time work of a first request (the runtime building the metadata of
+    /// the types a request passes through and looking up their conformances, the commands'
+    /// table) is done during start-up, whose code pages are handed back after it, rather than
+    /// on a client's first request, where the runtime's code would stay resident (peak RSS;
+    /// docs/performance.md, "Peak RSS: the first request"). A `ping` changes nothing.
+    func warmUp() {
+        guard let request = try? Request(line: Array(#"{"cmd":"ping","id":0}"#.utf8)) else { return }
+        _ = handleAndWait(request, from: .socket).line
+    }
+
     /// Reports `web` and `mqtt` in `status` from now on: they carry this plane's requests, so
     /// they are made after it.
     func report(web: WebServer?, mqtt: MQTTBridge?) { links.withLock { $0 = Links(web: web, mqtt: mqtt) } }
@@ -129,7 +140,8 @@ public final class ControlPlane: Sendable {
                 return .failure(id: id, error)
             }
         }
-        let realNow = clock.time.date().timeIntervalSince1970
+        // The wall clock is read only for a request with an `at`.
+        let realNow = request.at == nil ? 0 : clock.time.date().timeIntervalSince1970
         guard let at = request.at, at > realNow else {
             dispatch(entry.lane) {
                 reply(run(Context(source: source, now: self.clock.sceneTime(), from: nil, subscriber: subscriber)))

@@ -163,6 +163,7 @@ public final class Daemon: Sendable {
         plane.report(web: web, mqtt: mqtt)
         clock.start()
         show.start()
+        plane.warmUp()
         ProcessMemory.releaseCodePages()
         // The control socket and the page open once what they answer about runs: a client
         // that connects the moment the socket accepts (a script after `systemctl start`)
@@ -182,6 +183,10 @@ public final class Daemon: Sendable {
             show.close()
             throw error
         }
+        // The servers' start-up (NIO's bootstrap, binding) is a step of its own: its pages
+        // would otherwise add to the logging's below and to a first request's, which may
+        // arrive from now on.
+        ProcessMemory.releaseCodePages()
         // Last, once everything it may be asked to change is running: a request that waited
         // at the broker while signd was away arrives as soon as it connects.
         do {
@@ -189,6 +194,7 @@ public final class Daemon: Sendable {
         } catch {
             logger.error("mqtt: \(error); signd runs on without MQTT")
         }
+        if mqtt != nil { ProcessMemory.releaseCodePages() }
         memoryTrim.withLock {
             let trim = DispatchSource.makeTimerSource(queue: .global(qos: .utility))
             trim.setEventHandler { [store] in
