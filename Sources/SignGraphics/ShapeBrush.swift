@@ -13,6 +13,8 @@ public struct ShapeBrush {
     var damage: Damage.Spans
     /// `DiscTable.factors`, reached for the brush's life.
     let discs: UnsafePointer<UInt8>
+    /// `SquareTable.factors`, reached for the brush's life.
+    let squares: UnsafePointer<UInt8>
 
     /// Draws a circle (`round`) or a rectangle `spriteWidth` x `spriteHeight` pixels before
     /// `scale`, centred at `center`, turned by `angle` radians (clockwise on the board), in
@@ -33,21 +35,34 @@ public struct ShapeBrush {
         else { return }
         // A disc 1 to 3 px across in steps of half a pixel has its coverage from a table, its
         // centre taken to the nearest 1/16 px (its bounds too, so the table and the arithmetic
-        // below agree on every pixel).
-        var center = center
-        var disc: UnsafePointer<UInt8>? = nil, ox = 0, oy = 0, box = (x0: 0, y0: 0, x1: 0, y1: 0)
-        if round, w == h, let size = DiscTable.size(w), abs(center.x) < 0x1p40, abs(center.y) < 0x1p40 {
-            let qx = Int(Self.nearest(center.x * 16)), qy = Int(Self.nearest(center.y * 16))
-            center = Point(x: Double(qx) / 16, y: Double(qy) / 16)
-            (ox, oy) = ((qx >> 4) &- 2, (qy >> 4) &- 2)
-            disc = discs + DiscTable.entry(size: size, phaseX: qx & 15, phaseY: qy & 15)
-            // The pixels whose centres lie within its edge (the radius and half a pixel), in
-            // sixteenths: what the bounds below give, without four conversions from `Double`.
-            let e = size &* 4 &+ 16
-            box = (
-                ((qx &- 8 &- e) >> 4) &+ 1, ((qy &- 8 &- e) >> 4) &+ 1, (qx &- 8 &+ e &+ 15) >> 4,
-                (qy &- 8 &+ e &+ 15) >> 4
-            )
+        // below agree on every pixel); so has a square 1 to 2.5 px, its centre taken to the
+        // nearest 1/8 px and its turn to the nearest 32nd of a quarter turn. Neither reaches
+        // the arithmetic's set-up.
+        if w == h, abs(center.x) < 0x1p40, abs(center.y) < 0x1p40,
+            let size = round ? DiscTable.size(w) : abs(angle) < 0x1p40 ? SquareTable.size(w) : nil
+        {
+            if round {
+                let qx = Int(Self.nearest(center.x * 16)), qy = Int(Self.nearest(center.y * 16))
+                // The pixels whose centres lie within its edge (the radius and half a pixel), in
+                // sixteenths: what the arithmetic's bounds give, without four conversions.
+                let e = size &* 4 &+ 16
+                return drawTable(
+                    discs + DiscTable.entry(size: size, phaseX: qx & 15, phaseY: qy & 15), rowBytes: DiscTable.rowBytes,
+                    at: ((qx >> 4) &- 2, (qy >> 4) &- 2),
+                    box: (
+                        ((qx &- 8 &- e) >> 4) &+ 1, ((qy &- 8 &- e) >> 4) &+ 1, (qx &- 8 &+ e &+ 15) >> 4,
+                        (qy &- 8 &+ e &+ 15) >> 4
+                    ), color: color)
+            }
+            let qx = Int(Self.nearest(center.x * 8)), qy = Int(Self.nearest(center.y * 8))
+            let (ox, oy) = ((qx >> 3) &- 2, (qy >> 3) &- 2)
+            let entry =
+                squares + SquareTable.entry(size: size, turn: SquareTable.turn(angle), phaseX: qx & 7, phaseY: qy & 7)
+            // The entry's nonzero bytes: the pixels it covers.
+            let b = Int(UnsafeRawPointer(entry + SquareTable.boxOffset).loadUnaligned(as: UInt32.self))
+            return drawTable(
+                entry, rowBytes: SquareTable.rowBytes, at: (ox, oy),
+                box: (ox &+ (b & 0xFF), oy &+ (b >> 8 & 0xFF), ox &+ (b >> 16 & 0xFF), oy &+ (b >> 24)), color: color)
         }
         let hw = Float(w / 2), hh = Float(h / 2)
         let fx = min(1, 2 * hw), fy = min(1, 2 * hh)
@@ -66,15 +81,10 @@ public struct ShapeBrush {
         // and marked are those whose centres lie within it, no more.
         let ax = Double(round ? edge : abs(c) * (rx + 0.5) + abs(s) * (ry + 0.5))
         let ay = Double(round ? edge : abs(s) * (rx + 0.5) + abs(c) * (ry + 0.5))
-        let bx0: Int, bx1: Int, by0: Int, by1: Int
-        if disc != nil {
-            (bx0, by0, bx1, by1) = (max(box.x0, x0), max(box.y0, y0), min(box.x1, x1), min(box.y1, y1))
-        } else {
-            bx0 = max(Int(pixel: center.x - ax - 0.5, .down) &+ 1, x0)
-            bx1 = min(Int(pixel: center.x + ax - 0.5, .up), x1)
-            by0 = max(Int(pixel: center.y - ay - 0.5, .down) &+ 1, y0)
-            by1 = min(Int(pixel: center.y + ay - 0.5, .up), y1)
-        }
+        let bx0 = max(Int(pixel: center.x - ax - 0.5, .down) &+ 1, x0)
+        let bx1 = min(Int(pixel: center.x + ax - 0.5, .up), x1)
+        let by0 = max(Int(pixel: center.y - ay - 0.5, .down) &+ 1, y0)
+        let by1 = min(Int(pixel: center.y + ay - 0.5, .up), y1)
         guard bx0 < bx1, by0 < by1 else { return }
         damage.add(bx0, by0, bx1, by1)
         let spread = Canvas.spread(Canvas.pixel(color))
@@ -89,28 +99,45 @@ public struct ShapeBrush {
             var x = bx0
             while x < bx1 {
                 let dx = columns + (left + Float(x &- bx0))
-                var coverage: SIMD4<Float>
-                if let disc {
-                    // The table's row for y from column x (its bytes past the disc are 0).
-                    let bytes = UnsafeRawPointer(disc + ((y &- oy) &* DiscTable.rowBytes &+ (x &- ox)))
-                        .loadUnaligned(as: SIMD4<UInt8>.self)
-                    var factors = SIMD4<UInt32>(truncatingIfNeeded: bytes)
-                    factors.replace(with: 0, where: columns .>= Float(bx1 &- x))
-                    blend(factors, lanes: lanes, spread: spread, row: row, at: x, whole: whole, end: bx1)
-                    x &+= 4
-                    continue
-                } else if round {
-                    coverage = Self.disc(edge: edge, dx: dx, dy: dy) * thin
-                } else {
-                    let u = c * dx + s * dy, v = c * dy - s * dx
-                    let cu = Self.unit(rx + 0.5 - Self.magnitude(u))
-                    let cv = Self.unit(ry + 0.5 - Self.magnitude(v))
-                    coverage = cu * fx * cv * fy
-                }
+                var coverage =
+                    round
+                    ? Self.disc(edge: edge, dx: dx, dy: dy) * thin
+                    : Self.square(c: c, s: s, rx: rx, ry: ry, fx: fx, fy: fy, dx: dx, dy: dy)
                 // Columns past the shape's box (or the clip) left as they are.
                 coverage.replace(with: 0, where: columns .>= Float(bx1 &- x))
                 // Rounded to 0...255 as `Canvas.factor` rounds (coverage is within 0...1).
                 blend(Self.factors(coverage), lanes: lanes, spread: spread, row: row, at: x, whole: whole, end: bx1)
+                x &+= 4
+            }
+        }
+    }
+
+    /// A shape whose coverage is a table's entry (`DiscTable`, `SquareTable`): `entry`'s rows
+    /// `rowBytes` apart, its first byte the pixel at `origin`, its nonzero bytes within `box`
+    /// (canvas pixels), in `color`.
+    @inline(__always)
+    mutating func drawTable(
+        _ entry: UnsafePointer<UInt8>, rowBytes: Int, at origin: (x: Int, y: Int),
+        box: (x0: Int, y0: Int, x1: Int, y1: Int), color: SIMD4<Float>
+    ) {
+        let bx0 = max(box.x0, x0), by0 = max(box.y0, y0), bx1 = min(box.x1, x1), by1 = min(box.y1, y1)
+        guard bx0 < bx1, by0 < by1 else { return }
+        damage.add(bx0, by0, bx1, by1)
+        let spread = Canvas.spread(Canvas.pixel(color))
+        let lanes = Blitter.Lanes(spread)
+        let columns = SIMD4<UInt32>(0, 1, 2, 3)
+        // Four columns blended at once where they all lie on the canvas and no mask is read.
+        let whole = blitter.mask == nil ? canvasWidth - 4 : Int.min
+        for y in by0..<by1 {
+            let row = blitter.row(y)
+            var x = bx0
+            while x < bx1 {
+                // The entry's row for y from column x (bytes past the box are left out below).
+                let bytes = UnsafeRawPointer(entry + ((y &- origin.y) &* rowBytes &+ (x &- origin.x)))
+                    .loadUnaligned(as: SIMD4<UInt8>.self)
+                var factors = SIMD4<UInt32>(truncatingIfNeeded: bytes)
+                factors.replace(with: 0, where: columns .>= SIMD4(repeating: UInt32(truncatingIfNeeded: bx1 &- x)))
+                blend(factors, lanes: lanes, spread: spread, row: row, at: x, whole: whole, end: bx1)
                 x &+= 4
             }
         }
@@ -148,6 +175,20 @@ public struct ShapeBrush {
     @inline(__always)
     static func disc(edge: Float, dx: SIMD4<Float>, dy: Float) -> SIMD4<Float> {
         unit(edge - (dx * dx + dy * dy).squareRoot())
+    }
+
+    /// A rectangle's coverage of four pixels whose centres are `dx`, `dy` from its centre,
+    /// turned by the angle of cosine `c` and sine `s`: the product of its two sides' (each
+    /// `rx`, `ry` and half a pixel from the centre, less the pixel's distance in the
+    /// rectangle's frame, held to 0...1), times `fx`, `fy` (a side thinner than a pixel).
+    @inline(__always)
+    static func square(
+        c: Float, s: Float, rx: Float, ry: Float, fx: Float, fy: Float, dx: SIMD4<Float>, dy: Float
+    ) -> SIMD4<Float> {
+        let u = c * dx + s * dy, v = c * dy - s * dx
+        let cu = unit(rx + 0.5 - magnitude(u))
+        let cv = unit(ry + 0.5 - magnitude(v))
+        return cu * fx * cv * fy
     }
 
     /// Coverage (0...1) as factors 0...255, rounded as `Canvas.factor` rounds.
@@ -197,14 +238,16 @@ extension Canvas {
         if let mask { b = mask.clip(b) }
         let w = width
         return DiscTable.factors.withUnsafeBufferPointer { discs in
-            Self.reach(&pixels, &damage, mask) { pixels, spans, maskBase in
-                var brush = ShapeBrush(
-                    blitter: Blitter(pixels: pixels, width: w, mask: mask, maskBase: maskBase), canvasWidth: w,
-                    x0: b.x0, y0: b.y0, x1: b.x1, y1: b.y1, additive: blend == .additive, damage: spans,
-                    discs: discs.baseAddress!)
-                let result = body(&brush)
-                spans = brush.damage
-                return result
+            SquareTable.factors.withUnsafeBufferPointer { squares in
+                Self.reach(&pixels, &damage, mask) { pixels, spans, maskBase in
+                    var brush = ShapeBrush(
+                        blitter: Blitter(pixels: pixels, width: w, mask: mask, maskBase: maskBase), canvasWidth: w,
+                        x0: b.x0, y0: b.y0, x1: b.x1, y1: b.y1, additive: blend == .additive, damage: spans,
+                        discs: discs.baseAddress!, squares: squares.baseAddress!)
+                    let result = body(&brush)
+                    spans = brush.damage
+                    return result
+                }
             }
         }
     }

@@ -320,7 +320,9 @@ public final class Compositor {
                 canvases[dst].draw(bitmap, in: frame, scaling: .nearest, opacity: opacity, clip: clip, mask: mask)
             }
         case .emitter(let emitter):
-            canvases[dst].draw(emitter, at: context.time, origin: frame.origin, opacity: opacity, clip: clip, mask: mask)
+            canvases[dst].draw(
+                emitter, at: context.time, origin: frame.origin, opacity: opacity, clip: clip, mask: mask,
+                births: prepared.particleBirths)
         case .shape(let shape) where shape.pathData != nil:
             prepared.shapeRaster?.draw(
                 shape, origin: frame.origin, opacity: opacity, clip: clip, mask: mask, on: &canvases[dst])

@@ -3,18 +3,28 @@ import SignGraphics
 extension Canvas {
     /// Draws the particles `emitter` shows at its layer's local time `t` (NaN: none), the
     /// layer's origin on the canvas at `origin`, each a sprite of its cell's contents, scaled,
-    /// turned and coloured, composited (or added, `additive`) in the emitter's render order.
+    /// turned and coloured, composited (or added, `additive`) in the emitter's render order;
+    /// the particles' birth attributes kept in `births` between frames.
     mutating func draw(
-        _ emitter: EmitterContent, at t: Double, origin: Point, opacity: Float, clip: Rect, mask: CoverageMask?
+        _ emitter: EmitterContent, at t: Double, origin: Point, opacity: Float, clip: Rect, mask: CoverageMask?,
+        births: ParticleBirths? = nil
     ) {
         guard !t.isNaN, opacity > 0 else { return }
+        guard let births else { return draw(emitter, at: t, origin: origin, opacity: opacity, clip: clip, mask: mask, rings: nil) }
+        births.with(emitter) { draw(emitter, at: t, origin: origin, opacity: opacity, clip: clip, mask: mask, rings: $0) }
+    }
+
+    private mutating func draw(
+        _ emitter: EmitterContent, at t: Double, origin: Point, opacity: Float, clip: Rect, mask: CoverageMask?,
+        rings: ParticleBirths.Rings?
+    ) {
         let blend: Sprite.Blend = emitter.renderMode == .additive ? .additive : .over
         emitter.cells.withUnsafeBufferPointer { cells in
             let shapesOnly = cells.allSatisfy {
                 if case .image = $0.contents.look { return false } else { return true }
             }
             guard shapesOnly else {
-                return emitter.forEachParticle(at: t) { p in
+                return emitter.forEachParticle(at: t, births: rings) { p in
                     guard let color = Self.color(of: p, opacity: opacity) else { return }
                     let center = Point(x: origin.x + p.position.x, y: origin.y + p.position.y)
                     draw(
@@ -25,7 +35,7 @@ extension Canvas {
             // Built-in shapes only: the canvas reached once for all of them, each drawn from
             // its numbers (the cell read in place, no sprite copied).
             withShapeBrush(clip: clip, mask: mask, blend: blend) { brush in
-                emitter.forEachParticle(at: t) { p in
+                emitter.forEachParticle(at: t, births: rings) { p in
                     guard let color = Self.color(of: p, opacity: opacity) else { return }
                     let contents = cells.baseAddress! + p.cell
                     let round: Bool

@@ -18,6 +18,22 @@ public struct Particle: Sendable, Equatable {
     public var color: SIMD4<Double>
 }
 
+/// What a particle is given at its birth (`EmitterContent.birth`): when it is born and how
+/// long it lives, where it starts and its velocity, its scale and spin rate before age, and
+/// its colour before age (straight, not yet held to 0...1).
+struct Birth {
+    /// The particle's number in its cell's schedule; -1 for a slot of `ParticleBirths` not
+    /// yet filled.
+    var index: Int
+    var birth: Double
+    var lifetime: Double
+    var x: Double, y: Double
+    var vx: Double, vy: Double
+    var scale: Double
+    var spin: Double
+    var red: Double, green: Double, blue: Double, alpha: Double
+}
+
 /// The particles of an emitter at a time, computed from nothing but that time: particle `k`
 /// of a cell is born at `k / rate` (the layer's local time 0 the first), lives its
 /// lifetime, and every random attribute is a hash of (seed, cell, k, attribute). Position is
@@ -113,16 +129,22 @@ extension EmitterContent {
     func particle(_ cell: UnsafePointer<EmitterCell>, _ f: CellFrame, cell i: Int, index: Int, at t: Double)
         -> Particle?
     {
-        let r = f.rate
-        guard r > 0, index >= 0 else { return nil }
-        let birth = Double(index) / r, age = t - birth
-        guard age >= 0 else { return nil }
+        guard f.rate > 0, index >= 0, t - Double(index) / f.rate >= 0 else { return nil }
+        return particle(born: birth(cell, f, index: index), cell, cell: i, at: t)
+    }
+
+    /// What particle `index` of a cell is given at its birth: every random attribute drawn
+    /// and multiplied out, so that what it is at any later time is a few sums (`particle(born:
+    /// ...)`). A function of the seed, the cell, the emitter and `index` alone, so it may be
+    /// kept (`ParticleBirths`) and gives the same bits whether kept or worked out again.
+    @inline(__always)
+    func birth(_ cell: UnsafePointer<EmitterCell>, _ f: CellFrame, index: Int) -> Birth {
+        let birth = Double(index) / f.rate
         // The hash the particle's attributes are drawn from: its number in its cell's stream.
         let key = Self.key(f.stream, index)
         let c = cell
         let life = max(
             0, (c.pointee.lifetime + Self.spread(c.pointee.lifetimeRange, key, .lifetime)) * lifetime)
-        guard age < life else { return nil }
         let speed = (c.pointee.velocity + Self.spread(c.pointee.velocityRange, key, .velocity)) * velocity
         let cone = c.pointee.emissionRange / 2
         let dx: Double, dy: Double
@@ -133,23 +155,35 @@ extension EmitterContent {
             (dy, dx) = sineCosine(direction)
         }
         let start = origin(key)
-        let x = start.x + speed * dx * age + c.pointee.xAcceleration * age * age / 2
-        let y = start.y + speed * dy * age + c.pointee.yAcceleration * age * age / 2
-        let scale =
-            (c.pointee.scale + Self.spread(c.pointee.scaleRange, key, .scale) + c.pointee.scaleSpeed * age)
-            * self.scale
-        let angle = (c.pointee.spin + Self.spread(c.pointee.spinRange, key, .spin)) * spin * age
+        let scale = c.pointee.scale + Self.spread(c.pointee.scaleRange, key, .scale)
+        let spin = (c.pointee.spin + Self.spread(c.pointee.spinRange, key, .spin)) * spin
         let ranges = c.pointee.colorRange
         let spread = SIMD4(
             Self.spread(ranges[0], key, .red), Self.spread(ranges[1], key, .green),
             Self.spread(ranges[2], key, .blue), Self.spread(ranges[3], key, .alpha))
+        let color = c.pointee.color + spread
+        return Birth(
+            index: index, birth: birth, lifetime: life, x: start.x, y: start.y, vx: speed * dx, vy: speed * dy,
+            scale: scale, spin: spin, red: color[0], green: color[1], blue: color[2], alpha: color[3])
+    }
+
+    /// The particle born as `b` at the layer's time `t`; `nil` when it is not alive then.
+    /// Position is `p0 + v age + a age² / 2`, scale, turn and colour linear in age.
+    @inline(__always)
+    func particle(born b: Birth, _ c: UnsafePointer<EmitterCell>, cell i: Int, at t: Double) -> Particle? {
+        let age = t - b.birth
+        guard age >= 0, age < b.lifetime else { return nil }
+        let x = b.x + b.vx * age + c.pointee.xAcceleration * age * age / 2
+        let y = b.y + b.vy * age + c.pointee.yAcceleration * age * age / 2
+        let scale = (b.scale + c.pointee.scaleSpeed * age) * self.scale
+        let angle = b.spin * age
         // Held to 0...1 lane by lane in place (`clamped` is a loop out of line).
-        var color = c.pointee.color + spread + c.pointee.colorSpeed * age
+        var color = SIMD4(b.red, b.green, b.blue, b.alpha) + c.pointee.colorSpeed * age
         color.replace(with: 0, where: color .< 0)
         color.replace(with: 1, where: color .> 1)
         return Particle(
-            cell: i, index: index, birth: birth, age: age, lifetime: life, position: Point(x: x, y: y), scale: scale,
-            angle: angle, color: color)
+            cell: i, index: b.index, birth: b.birth, age: age, lifetime: b.lifetime, position: Point(x: x, y: y),
+            scale: scale, angle: angle, color: color)
     }
 
     /// Where the particle with `key` is born: on the emitter's shape as its mode says.
@@ -200,18 +234,36 @@ extension EmitterContent {
     /// Allocates nothing: the cells' constants and their places in a merge are kept on the
     /// stack, and the cells are read in place.
     public func forEachParticle(at t: Double, _ body: (Particle) -> Void) {
+        forEachParticle(at: t, births: nil, body)
+    }
+
+    /// The same, each particle's birth attributes taken from `births` (made for this emitter)
+    /// when it holds them and put there when it does not: the same particles, to the bit.
+    func forEachParticle(at t: Double, births: ParticleBirths.Rings?, _ body: (Particle) -> Void) {
         let n = min(cells.count, Self.maxCells)
         guard n > 0 else { return }
         cells.withUnsafeBufferPointer { cellBuffer in
             let cell = cellBuffer.baseAddress!
             withUnsafeTemporaryAllocation(of: CellFrame.self, capacity: Self.maxCells) { frames in
                 for i in 0..<n { frames.initializeElement(at: i, to: frame(of: i, at: t)) }
+                /// Particle `k` of cell `i` at `t`, from its kept birth where there is a ring.
+                @inline(__always) func particle(_ i: Int, _ k: Int) -> Particle? {
+                    guard let births, births.masks[i] >= 0 else {
+                        return self.particle(cell + i, frames[i], cell: i, index: k, at: t)
+                    }
+                    let slot = births.slots + (births.offsets[i] &+ (k & births.masks[i]))
+                    if slot.pointee.index != k {
+                        guard frames[i].rate > 0, k >= 0 else { return nil }
+                        slot.pointee = birth(cell + i, frames[i], index: k)
+                    }
+                    return self.particle(born: slot.pointee, cell + i, cell: i, at: t)
+                }
                 switch renderMode {
                 case .unordered, .additive:
                     for i in 0..<n where frames[i].first <= frames[i].last {
                         let f = frames[i]
                         for k in f.first...f.last {
-                            if let p = particle(cell + i, f, cell: i, index: k, at: t) { body(p) }
+                            if let p = particle(i, k) { body(p) }
                         }
                     }
                 case .oldestFirst, .oldestLast:
@@ -238,7 +290,7 @@ extension EmitterContent {
                             let next = k + (oldestFirst ? 1 : -1)
                             cursor[chosen].next = next
                             cursor[chosen].birth = Double(next) / frames[chosen].rate
-                            if let p = particle(cell + chosen, frames[chosen], cell: chosen, index: k, at: t) { body(p) }
+                            if let p = particle(chosen, k) { body(p) }
                         }
                     }
                 }

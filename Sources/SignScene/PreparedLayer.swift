@@ -44,6 +44,8 @@ public final class PreparedLayer: @unchecked Sendable {
     public let drawsOnce: Bool
     /// A path shape's kept coverage (`ShapeRaster`); `nil` for other content.
     let shapeRaster: ShapeRaster?
+    /// An emitter's particles' kept birth attributes (`ParticleBirths`); `nil` for other content.
+    let particleBirths: ParticleBirths?
     /// The rectangle, in the parent's coordinates, outside which this tree never draws
     /// whatever its animations do; `nil` when that is not known beforehand (its geometry
     /// animates, or a shape's path or unclipped sublayers may reach outside its frame). A
@@ -101,6 +103,7 @@ public final class PreparedLayer: @unchecked Sendable {
         drawsOnce = animatedIcons.isEmpty && Self.drawsOnce(layer, sublayers: sublayers) && !LayerShadow.mayCast(layer)
         extent = LayerShadow.extent(of: layer, drawing: Self.extent(layer, sublayers: sublayers))
         shapeRaster = Self.shapeRaster(layer)
+        particleBirths = Self.particleBirths(layer)
     }
 
     /// A content-less layer holding trees already prepared (no FreeType work): how
@@ -122,6 +125,7 @@ public final class PreparedLayer: @unchecked Sendable {
         drawsOnce = Self.drawsOnce(layer, sublayers: sublayers) && !LayerShadow.mayCast(layer)
         extent = LayerShadow.extent(of: layer, drawing: Self.extent(layer, sublayers: sublayers))
         shapeRaster = Self.shapeRaster(layer)
+        particleBirths = Self.particleBirths(layer)
     }
 
     /// The layer at its local time `t`: its model with its animations applied, as
@@ -149,6 +153,11 @@ public final class PreparedLayer: @unchecked Sendable {
             layer.pointee = model
             for track in tracks { track.apply(atParentTime: t, to: layer) }
         }
+    }
+
+    private static func particleBirths(_ layer: Layer) -> ParticleBirths? {
+        guard case .emitter(let emitter) = layer.content else { return nil }
+        return ParticleBirths(emitter)
     }
 
     private static func shapeRaster(_ layer: Layer) -> ShapeRaster? {

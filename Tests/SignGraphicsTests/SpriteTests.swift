@@ -1,5 +1,5 @@
 import Glibc
-import SignGraphics
+@testable import SignGraphics
 import Testing
 
 @Suite("Sprites")
@@ -177,6 +177,34 @@ struct ShapeBrushTests {
                 #expect(abs(mx / area - center.x) < 0.1 && abs(my / area - center.y) < 0.1, "\(diameter) at \(center)")
             }
         }
+    }
+
+    @Test("a square 1 to 2.5 px (coverage from a table) draws what the arithmetic draws at its 1/8 px centre and 32nd of a quarter turn")
+    func tableSquares() {
+        let clip = Rect(x: 0, y: 0, width: 13, height: 11)
+        for side in [1.0, 1.5, 2, 2.5] {
+            for k in 0..<40 {
+                // Centres on the 1/8 px grid, turns on the table's steps, either way round and
+                // past a whole turn.
+                let center = Point(x: 6 + Double(k % 8) / 8, y: 5 + Double((k * 3) % 8) / 8)
+                let angle = Double(k * 5 - 90) * (Double.pi / 64)
+                var table = Canvas(width: 13, height: 11), arithmetic = Canvas(width: 13, height: 11)
+                table.drawShape(
+                    round: false, width: side, height: side, center: center, scale: 1, angle: angle,
+                    color: SIMD4(1, 1, 1, 1), blend: .over, clip: clip)
+                // A hair taller: not a table's square, every pixel worked out.
+                arithmetic.drawShape(
+                    round: false, width: side, height: side * (1 + 0x1p-40), center: center, scale: 1, angle: angle,
+                    color: SIMD4(1, 1, 1, 1), blend: .over, clip: clip)
+                var worst = 0
+                for (a, b) in zip(table.pixels, arithmetic.pixels) { worst = max(worst, abs(Int(a >> 24) - Int(b >> 24))) }
+                #expect(worst <= 1, "\(side) px at \(center) turned \(angle)")
+                #expect(table.pixels.contains { $0 != 0 })
+            }
+        }
+        // Between the steps: the nearest step.
+        #expect(SquareTable.turn(Double.pi / 128 * 0.9) == 0 && SquareTable.turn(Double.pi / 64 * 1.1) == 1)
+        #expect(SquareTable.turn(-Double.pi / 64) == 31 && SquareTable.turn(Double.pi / 2) == 0)
     }
 
     @Test("a batch draws and marks what the shapes drawn one by one draw and mark")
