@@ -106,9 +106,11 @@ struct TimelineTests {
         // Both boards publish the same frame numbers. A frame one board dropped as late, or
         // that the reader was not scheduled in time to see (30 fps, polled every millisecond),
         // is missing from the pair on a loaded machine; boards on separate clocks would share
-        // almost none, so nine in ten is the line.
+        // almost none, so nine in ten is the line. Ten seconds at 30 fps are 300 frame
+        // numbers; the reader starting late, or missing the first or last pair, shortens the
+        // span by a few on a loaded machine, so eight seconds' worth is asked for.
         let span = Double(last - first + 1), both = seen["both"]?.doubleValue ?? 0
-        #expect(span >= 300 && both >= 0.9 * span, "\(seen)")
+        #expect(span >= 240 && both >= 0.9 * span, "\(seen)")
         let reference = s.dir.appendingPathComponent("whole.rgb").path
         let rendered = try run(
             Paths.signd,
