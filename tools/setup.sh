@@ -63,7 +63,7 @@ if [[ "${1:-}" == "--test" ]]; then
   python_peers=(sacn==1.11.0 python-led-ddp==1.0.1 stupidArtnet==1.6.0 selenium==4.38.0 websocket-client==1.9.2
     jinja2==3.1.6 prometheus-client==0.26.0 pyserial==3.5 Pillow==13.0.0 scapy==2.8.0
     uharfbuzz==0.57.0 python-bidi==0.6.12 regex==2026.5.9  # the shaping reference (tools/shaping-reference.py)
-    pycairo==1.29.2)  # the path coverage and transformed-layer references (tools/path-reference.py, tools/transform-reference.py)
+    pycairo==1.29.2)  # the path coverage, transformed-layer and transformed-shadow references (tools/path-reference.py, tools/transform-reference.py, tools/shadow-reference.py)
   if ! python3 -c "import sacn, ddp, stupidArtnet, selenium, websocket, jinja2, prometheus_client, serial, PIL, scapy, uharfbuzz, bidi, regex, cairo" 2>/dev/null; then
     echo "setup: installing ${python_peers[*]} from PyPI" >&2
     python3 -m pip install -q --disable-pip-version-check "${python_peers[@]}" </dev/null

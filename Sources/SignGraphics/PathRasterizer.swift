@@ -33,6 +33,22 @@ public final class PathRasterizer {
     public func fill(_ path: Path, rule: FillRule, offset: Point = .zero, into mask: inout CoverageMask) {
         begin(mask)
         polylines.flatten(path, offset: offset, tolerance: Self.tolerance)
+        fillPolylines(rule, into: &mask)
+    }
+
+    /// Covers `mask` with the fill of `path` mapped by `map` (a transformed layer's path, in
+    /// its coordinates, placed on the board), under `rule`; curves are flattened before they
+    /// are mapped. Returns false, leaving `mask` as it was, when a point of the path lands at
+    /// or behind the viewer.
+    public func fill(_ path: Path, rule: FillRule, mappedBy map: Homography, into mask: inout CoverageMask) -> Bool {
+        begin(mask)
+        polylines.flatten(path, tolerance: Self.tolerance)
+        guard polylines.project(by: map) else { return false }
+        fillPolylines(rule, into: &mask)
+        return true
+    }
+
+    private func fillPolylines(_ rule: FillRule, into mask: inout CoverageMask) {
         polylines.points.withUnsafeBufferPointer { points in
             // A fill closes every subpath.
             for s in polylines.subpaths where s.count > 1 {

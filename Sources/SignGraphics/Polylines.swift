@@ -11,6 +11,20 @@ public struct Polylines: Sendable {
 
     public init() {}
 
+    /// Maps every point through `map`, a projective map (the polylines of a path in a
+    /// transformed layer's coordinates, placed on the board). Returns false, with the points
+    /// partly mapped, when one lands at or behind the viewer (w <= 0).
+    public mutating func project(by map: Homography) -> Bool {
+        points.withUnsafeMutableBufferPointer { points in
+            for i in points.indices {
+                let q = map.apply(points[i].x, points[i].y)
+                guard q.w > 0 else { return false }
+                points[i] = Point(x: q.x / q.w, y: q.y / q.w)
+            }
+            return true
+        }
+    }
+
     /// Replaces the contents with `path` moved by `offset`, curves flattened to `tolerance`.
     public mutating func flatten(_ path: Path, offset: Point = .zero, tolerance: Double = 0.1) {
         points.removeAll(keepingCapacity: true)

@@ -32,7 +32,7 @@ public final class Compositor {
     /// Resampled layers' drawings apart, kept while only their placement changes.
     let aparts = ApartStore()
     /// Layers' shadows, blurred with buffers kept between frames (`LayerShadow`).
-    private let shadows: ShadowStore
+    let shadows: ShadowStore
 
     /// Where a tree is drawn: the canvas, its parent's origin on the board, the clip, the
     /// nesting depth (which scratch canvases are free), its parent's time (NaN: the parent
@@ -50,6 +50,9 @@ public final class Compositor {
         /// Drawn for a replicator's instance after the first: never from the static cache,
         /// which keeps one place per tree.
         var replica = false
+        /// The layer drawn is drawn apart to be projected, and its shadow is made where it is
+        /// projected (`LayerShadow.isProjected`), not in its plane here. Not passed down.
+        var shadowProjected = false
     }
 
     public init(width: Int, height: Int) {
@@ -248,7 +251,7 @@ public final class Compositor {
         // A shadow is made from the layer's alpha drawn apart.
         let isolate =
             !prepared.mask.isEmpty || rounded || (opacity < 1 && !prepared.sublayers.isEmpty)
-            || LayerShadow.casts(layer.pointee)
+            || (LayerShadow.casts(layer.pointee) && !context.shadowProjected)
         draw(layer, prepared, frame: frame, opacity: opacity, rounded: rounded, isolate: isolate, here)
     }
 
@@ -365,7 +368,7 @@ public final class Compositor {
             canvases[dst].draw(inset, paint: .color(border), lineWidth: w, opacity: opacity, clip: clip, mask: mask)
         }
         guard isolate else { return }
-        if LayerShadow.casts(layer.pointee) {
+        if LayerShadow.casts(layer.pointee), !context.shadowProjected {
             // Beneath the layer, before its mask and clip, which cut the shadow too.
             shadows.draw(beneath: &canvases[dst], area: area, layer: layer, prepared: prepared, origin: frame.origin)
         }

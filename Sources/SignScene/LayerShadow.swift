@@ -24,6 +24,15 @@ enum LayerShadow {
         .opacity, .shadowColor, .shadowOpacity, .shadowRadius, .shadowOffset, .shadowOffsetWidth, .shadowOffsetHeight,
     ]
 
+    /// Whether the shadow of `layer` (casting one, drawn through a transform) is made from
+    /// its projected alpha, in its superlayer's space, as Core Animation makes it: unless
+    /// its bounds or a mask (`masked`) clip it, in which case it is made in the layer's
+    /// plane and cut with the layer there.
+    @inline(__always)
+    static func isProjected(_ layer: Layer, masked: Bool) -> Bool {
+        !layer.masksToBounds && !masked
+    }
+
     /// The rectangle a tree whose own drawing stays inside `drawn` draws in, its shadow
     /// included; `nil` when not known (the shadow's radius or offset animates).
     static func extent(of layer: Layer, drawing drawn: Rect?) -> Rect? {
@@ -66,6 +75,8 @@ final class ShadowStore {
         var sigma: Double
         var offset: Size
         var x0, y0, x1, y1: Int
+        /// The map that placed a transformed layer whose projected alpha was blurred.
+        var placement: Homography?
     }
 
     private let width: Int
@@ -99,21 +110,55 @@ final class ShadowStore {
         beneath canvas: inout Canvas, area: ShadowBlur.Box, layer: UnsafePointer<Layer>, prepared: PreparedLayer,
         origin: Point
     ) {
+        draw(beneath: &canvas, area: area, drawn: area, layer: layer, prepared: prepared, origin: origin, placement: nil)
+    }
+
+    /// Draws the shadow of a transformed `layer` (the presentation of `prepared`), which
+    /// `canvas` holds projected by `placement` (from its own coordinates to the canvas's
+    /// pixels) inside `drawn`, beneath it inside `area`: made from the projected alpha (or
+    /// the shadow path mapped by `placement`), offset and blurred in the canvas's pixels.
+    /// Kept while the layer's drawing in its plane and its placement stay the same.
+    func draw(
+        beneath canvas: inout Canvas, area: ShadowBlur.Box, drawn: ShadowBlur.Box, layer: UnsafePointer<Layer>,
+        prepared: PreparedLayer, placement: Homography
+    ) {
+        draw(
+            beneath: &canvas, area: area, drawn: drawn, layer: layer, prepared: prepared, origin: .zero,
+            placement: placement)
+    }
+
+    private func draw(
+        beneath canvas: inout Canvas, area: ShadowBlur.Box, drawn: ShadowBlur.Box, layer: UnsafePointer<Layer>,
+        prepared: PreparedLayer, origin: Point, placement: Homography?
+    ) {
         let opacity = Float(min(max(layer.pointee.shadowOpacity, 0), 1))
         let key = Key(
             origin: origin, sigma: GaussianKernel.clamped(layer.pointee.shadowRadius),
-            offset: layer.pointee.shadowOffset, x0: area.x0, y0: area.y0, x1: area.x1, y1: area.y1)
+            offset: layer.pointee.shadowOffset, x0: area.x0, y0: area.y0, x1: area.x1, y1: area.y1,
+            placement: placement)
         let i = index(prepared)
+        // A projected alpha is also still while the layer's drawing in its plane is: only
+        // its placement (in the key) and opacity (not in the alpha) change.
+        let still = placement != nil && prepared.isStillInPlane
         let (shadow, box) = kept.withUnsafeMutableBufferPointer { kept -> (CoverageMask, ShadowBlur.Box) in
-            if !(kept[i].alphaIsStill && kept[i].key == key) {
+            if !((kept[i].alphaIsStill || still) && kept[i].key == key) {
                 // `shadowPath` stands for the layer's alpha when set: the path filled
                 // (non-zero, as Core Animation fills it) in the layer's coordinates.
-                let source: ShadowBlur.Box
+                var source = drawn
                 if let shadowPath = layer.pointee.shadowPath {
-                    rasterizer.fill(shadowPath, rule: .nonZero, offset: origin, into: &alpha)
-                    source = area
+                    if let placement {
+                        if !rasterizer.fill(shadowPath, rule: .nonZero, mappedBy: placement, into: &alpha) {
+                            // Partly behind the viewer: the projected alpha stands for it.
+                            source = alpha.read(alphaOf: canvas, in: drawn)
+                        } else {
+                            source = area
+                        }
+                    } else {
+                        rasterizer.fill(shadowPath, rule: .nonZero, offset: origin, into: &alpha)
+                        source = area
+                    }
                 } else {
-                    source = alpha.read(alphaOf: canvas, in: area)
+                    source = alpha.read(alphaOf: canvas, in: drawn)
                 }
                 let offset = Point(x: key.offset.width, y: key.offset.height)
                 kept[i].box = blur.blur(

@@ -84,6 +84,10 @@ extension Compositor {
         }
         (x0, y0, x1, y1) = (region.x0, region.y0, region.x1, region.y1)
         let (w, h) = (x1 - x0, y1 - y0)
+        // A shadow is made from what is projected, in the target's pixels (`drawProjected`);
+        // the drawing apart (kept or not) then holds the layer alone.
+        let projectsShadow =
+            LayerShadow.casts(layer.pointee) && LayerShadow.isProjected(layer.pointee, masked: !prepared.mask.isEmpty)
         let drawing: Canvas
         if let kept, kept.current {
             drawing = aparts.canvas(kept.index)
@@ -95,7 +99,7 @@ extension Compositor {
                 frame: Rect(x: -Double(x0), y: -Double(y0), width: size.width, height: size.height), opacity: 1,
                 DrawContext(
                     target: 0, origin: .zero, clip: Rect(x: 0, y: 0, width: Double(w), height: Double(h)), depth: 1,
-                    time: t))
+                    time: t, shadowProjected: projectsShadow))
             if let kept {
                 aparts.keep(kept.index, size: size, region: region, from: apart.canvases[0])
                 drawing = aparts.canvas(kept.index)
@@ -111,9 +115,52 @@ extension Compositor {
         sample.m12 -= Double(y0) * inverse.m13
         sample.m22 -= Double(y0) * inverse.m23
         sample.m32 -= Double(y0) * inverse.m33
-        canvases[context.target].draw(
-            drawing, width: w, height: h, inverse: sample,
-            filter: Self.filter(layer, forward), opacity: Float(layer.pointee.opacity), in: dest)
+        let filter = Self.filter(layer, forward)
+        if projectsShadow {
+            drawProjected(
+                drawing, width: w, height: h, inverse: sample, filter: filter, dest: dest, placement: forward,
+                prepared, showing: layer, context)
+        } else {
+            canvases[context.target].draw(
+                drawing, width: w, height: h, inverse: sample, filter: filter,
+                opacity: Float(layer.pointee.opacity), in: dest)
+        }
+    }
+
+    /// Draws a transformed layer with its shadow as Core Animation casts it: the layer
+    /// projected (through `inverse`, landing inside `dest`) apart, its projected alpha (or
+    /// shadow path mapped by `placement`) blurred and offset in the target's pixels beneath
+    /// it, so a turned layer casts a turned shadow and the blur reaches past its bounds;
+    /// then both at the layer's opacity onto the target, as a layer and its shadow are one.
+    private func drawProjected(
+        _ drawing: Canvas, width w: Int, height h: Int, inverse: Homography, filter: ResamplingFilter,
+        dest: ShadowBlur.Box, placement: Homography, _ prepared: PreparedLayer, showing layer: UnsafePointer<Layer>,
+        _ context: DrawContext
+    ) {
+        let l = layer.pointee
+        // Where the shadow can reach: the projection's box moved by the offset and grown by
+        // the blur (and a pixel for a fractional offset), within the clip.
+        let reach = Double(GaussianKernel.reach(sigma: l.shadowRadius) + 1)
+        let limit = Double(4 * (width + height))
+        let dx = l.shadowOffset.width.isNaN ? 0 : min(max(l.shadowOffset.width, -limit), limit)
+        let dy = l.shadowOffset.height.isNaN ? 0 : min(max(l.shadowOffset.height, -limit), limit)
+        var reaches = Rect(
+            x: Double(dest.x0), y: Double(dest.y0), width: Double(dest.x1 - dest.x0), height: Double(dest.y1 - dest.y0))
+        let moved = reaches.offsetBy(dx: dx, dy: dy).grown(by: reach)
+        reaches = Rect(
+            x: min(reaches.minX, moved.minX), y: min(reaches.minY, moved.minY),
+            width: max(reaches.maxX, moved.maxX) - min(reaches.minX, moved.minX),
+            height: max(reaches.maxY, moved.maxY) - min(reaches.minY, moved.minY))
+        // A shadow path may reach past what is drawn: the whole clip then.
+        let within = context.clip.intersection(board)
+        let area = (l.shadowPath == nil ? within.intersection(reaches) : within).pixelBounds(clippedTo: width, height)
+        guard area.x0 < area.x1, area.y0 < area.y1 else { return }
+        // The scratch of the layer's depth is free: the layer itself was drawn apart.
+        let apart = scratch(context.depth * 2, clearing: area)
+        canvases[apart].draw(drawing, width: w, height: h, inverse: inverse, filter: filter, opacity: 1, in: dest)
+        shadows.draw(
+            beneath: &canvases[apart], area: area, drawn: dest, layer: layer, prepared: prepared, placement: placement)
+        canvases[context.target].composite(canvases[apart], opacity: Float(l.opacity), in: area)
     }
 
     /// The magnification filter when the map draws the layer larger than it is (its area
