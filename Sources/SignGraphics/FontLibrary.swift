@@ -98,16 +98,19 @@ public final class FontLibrary: Sendable {
     /// Lays out one line of UTF-8 text for display: ordered by the Unicode Bidirectional
     /// Algorithm from `direction`, each grapheme cluster drawn by the first face in
     /// `[primary] + fallbacks` that has all of it, shaped by HarfBuzz with `features`.
+    /// The scalars starting at `objects` (UTF-8 offsets, a rich line's icons) are inline
+    /// objects: U+FFFC to the bidirectional algorithm, a cluster and a run alone, not shaped,
+    /// placed in `TextRun.objects` with no width until `TextRun.placingObjects` gives them theirs.
     public func layout(
         _ text: String, primary: FontSpec, fallbacks: [FontSpec], direction: TextDirection = .auto,
-        features: [FontFeature] = []
+        features: [FontFeature] = [], objects: Set<Int> = []
     ) throws(FreeTypeError) -> TextRun {
         try state.withLock { state throws(FreeTypeError) in
             state.call += 1
             let chain = try ([primary] + fallbacks).map { spec throws(FreeTypeError) in try face(spec, in: state) }
             let line = LineShaper.layout(
-                text, chain: chain.map { LineShaper.Face(face: $0.face, font: $0.face.harfBuzz) }, direction: direction,
-                features: features, buffer: state.buffer)
+                text, objects: objects, chain: chain.map { LineShaper.Face(face: $0.face, font: $0.face.harfBuzz) },
+                direction: direction, features: features, buffer: state.buffer)
             var placed: [TextRun.PlacedGlyph] = []
             placed.reserveCapacity(line.glyphs.count)
             for p in line.glyphs {
@@ -116,7 +119,8 @@ public final class FontLibrary: Sendable {
                 placed.append(
                     TextRun.PlacedGlyph(
                         x: (p.pen + g.xOffset + 32) >> 6, y: (g.yOffset + 32) >> 6, glyph: bitmap, index: g.index,
-                        face: p.face, cluster: g.cluster, textOffset: line.offsets[g.cluster], xAdvance: g.xAdvance, xOffset: g.xOffset,
+                        face: p.face, cluster: g.cluster, textOffset: line.offsets[g.cluster], xAdvance: g.xAdvance,
+                        xOffset: g.xOffset,
                         yOffset: g.yOffset))
             }
             var ascender = 0, descent = 0
@@ -127,7 +131,12 @@ public final class FontLibrary: Sendable {
             }
             return TextRun(
                 glyphs: placed, width: (line.width + 32) >> 6, ascender: ascender, descent: descent,
-                missing: line.missing, isRightToLeft: line.isRightToLeft, dropped: line.dropped)
+                missing: line.missing, isRightToLeft: line.isRightToLeft, dropped: line.dropped,
+                objects: line.objects.map {
+                    TextRun.PlacedObject(
+                        x: $0.pen >> 6, textOffset: line.offsets[$0.scalar], glyphIndex: $0.glyphIndex,
+                        isRightToLeft: $0.rightToLeft)
+                })
         }
     }
 
