@@ -1,4 +1,5 @@
 import CFreeType
+import Glibc
 import Synchronization
 
 /// signd's fonts: one FreeType library, the faces opened from it and a cache of rendered
@@ -18,12 +19,43 @@ public final class FontLibrary: Sendable {
         let path: String
         let size: Int
         let antialias: Bool
+        /// The file at `path` when the face was opened: a font replaced at the same path (a
+        /// new file renamed over it, or the old one rewritten) is another face, so neither
+        /// its open face nor its cached glyphs are the old file's.
+        let file: FileIdentity
+    }
+
+    /// A file as `stat` tells it apart: device, inode, size and modification time.
+    fileprivate struct FileIdentity: Hashable {
+        let device: UInt64
+        let inode: UInt64
+        let size: Int64
+        let modified: Int64
+        let modifiedNanoseconds: Int64
+
+        /// All zero when `path` cannot be stat'ed (opening it then fails with the reason).
+        init(path: String) {
+            var info = stat()
+            guard stat(path, &info) == 0 else {
+                (device, inode, size, modified, modifiedNanoseconds) = (0, 0, 0, 0, 0)
+                return
+            }
+            device = UInt64(info.st_dev)
+            inode = UInt64(info.st_ino)
+            size = Int64(info.st_size)
+            modified = Int64(info.st_mtim.tv_sec)
+            modifiedNanoseconds = Int64(info.st_mtim.tv_nsec)
+        }
     }
 
     private struct GlyphKey: Hashable {
         let face: FaceKey
         let index: UInt32
     }
+
+    /// Font files whose identity is remembered; past this the memory starts again (a config
+    /// names a few, so only a text naming fonts by the thousand forgets one's changes).
+    static let maxSeenFiles = 1024
 
     private final class State {
         let library: FT_Library
@@ -37,6 +69,10 @@ public final class FontLibrary: Sendable {
         var rendered = 0
         /// Reused by every layout (under the lock).
         let buffer = HarfBuzzBuffer()
+        /// Each font file's identity when last opened or checked, and how many times one was
+        /// found changed.
+        var seenFiles: [String: FileIdentity] = [:]
+        var fileChanges = 0
 
         init(library: FT_Library, glyphCacheBytes: Int, maxFaces: Int) {
             self.library = library
@@ -141,16 +177,45 @@ public final class FontLibrary: Sendable {
     }
 
     private func face(_ spec: FontSpec, in state: State) throws(FreeTypeError) -> (key: FaceKey, face: FreeTypeFace) {
-        let key = FaceKey(path: spec.path, size: spec.size, antialias: spec.antialias)
+        // One stat a face a layout: text is laid out off the frame clock, when it changes.
+        let file = FileIdentity(path: spec.path)
+        note(file, at: spec.path, in: state)
+        let key = FaceKey(path: spec.path, size: spec.size, antialias: spec.antialias, file: file)
         defer { closeFaces(beyond: state.maxFaces, in: state) }
         if let open = state.faces[key] {
             state.faces[key]!.lastUse = state.call
             return (key, open.face)
         }
+        // The file changed: its old face is closed now (its glyphs, keyed by the old file,
+        // age out of the cache unused).
+        for old in state.faces.keys
+        where old.path == key.path && old.size == key.size && old.antialias == key.antialias && old.file != key.file {
+            state.faces[old] = nil
+        }
         let face = try FreeTypeFace.open(
             library: state.library, path: key.path, pixelSize: key.size, antialias: key.antialias)
         state.faces[key] = (face, state.call)
         return (key, face)
+    }
+
+    /// Remembers the identity of the file at `path`, counting a change.
+    private func note(_ file: FileIdentity, at path: String, in state: State) {
+        if let seen = state.seenFiles[path] {
+            if seen != file { state.fileChanges += 1 }
+        } else if state.seenFiles.count >= Self.maxSeenFiles {
+            state.seenFiles.removeAll()
+        }
+        state.seenFiles[path] = file
+    }
+
+    /// How many times a font file this library opened was found changed on disk (replaced or
+    /// rewritten at its path), every such file checked now: a scene prepared when the count
+    /// was lower drew some text from a file's old glyphs.
+    public func checkFontFiles() -> Int {
+        state.withLock { state in
+            for path in Array(state.seenFiles.keys) { note(FileIdentity(path: path), at: path, in: state) }
+            return state.fileChanges
+        }
     }
 
     /// Closes the least recently used faces until at most `limit` are open, leaving those the
