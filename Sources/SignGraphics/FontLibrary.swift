@@ -19,10 +19,6 @@ public final class FontLibrary: Sendable {
         let path: String
         let size: Int
         let antialias: Bool
-        /// The file at `path` when the face was opened: a font replaced at the same path (a
-        /// new file renamed over it, or the old one rewritten) is another face, so neither
-        /// its open face nor its cached glyphs are the old file's.
-        let file: FileIdentity
     }
 
     /// A file as `stat` tells it apart: device, inode, size and modification time.
@@ -50,6 +46,9 @@ public final class FontLibrary: Sendable {
 
     private struct GlyphKey: Hashable {
         let face: FaceKey
+        /// The face's file when it was opened: a font replaced at the same path (a new file
+        /// renamed over it, or the old one rewritten) draws none of the old file's glyphs.
+        let file: FileIdentity
         let index: UInt32
     }
 
@@ -60,7 +59,7 @@ public final class FontLibrary: Sendable {
     private final class State {
         let library: FT_Library
         /// Open faces, each with the call that last used it.
-        var faces: [FaceKey: (face: FreeTypeFace, lastUse: Int)] = [:]
+        var faces: [FaceKey: (face: FreeTypeFace, file: FileIdentity, lastUse: Int)] = [:]
         let maxFaces: Int
         /// Counts calls into the library, so a face in use by the current one is never closed.
         var call = 0
@@ -176,26 +175,23 @@ public final class FontLibrary: Sendable {
         }
     }
 
-    private func face(_ spec: FontSpec, in state: State) throws(FreeTypeError) -> (key: FaceKey, face: FreeTypeFace) {
-        // One stat a face a layout: text is laid out off the frame clock, when it changes.
-        let file = FileIdentity(path: spec.path)
-        note(file, at: spec.path, in: state)
-        let key = FaceKey(path: spec.path, size: spec.size, antialias: spec.antialias, file: file)
+    private func face(_ spec: FontSpec, in state: State) throws(FreeTypeError) -> (
+        key: FaceKey, file: FileIdentity, face: FreeTypeFace
+    ) {
+        let key = FaceKey(path: spec.path, size: spec.size, antialias: spec.antialias)
         defer { closeFaces(beyond: state.maxFaces, in: state) }
         if let open = state.faces[key] {
             state.faces[key]!.lastUse = state.call
-            return (key, open.face)
+            return (key, open.file, open.face)
         }
-        // The file changed: its old face is closed now (its glyphs, keyed by the old file,
-        // age out of the cache unused).
-        for old in state.faces.keys
-        where old.path == key.path && old.size == key.size && old.antialias == key.antialias && old.file != key.file {
-            state.faces[old] = nil
-        }
+        // The file is looked at when its face opens, and again by `checkFontFiles`, never
+        // on every layout.
+        let file = FileIdentity(path: spec.path)
+        note(file, at: spec.path, in: state)
         let face = try FreeTypeFace.open(
             library: state.library, path: key.path, pixelSize: key.size, antialias: key.antialias)
-        state.faces[key] = (face, state.call)
-        return (key, face)
+        state.faces[key] = (face, file, state.call)
+        return (key, file, face)
     }
 
     /// Remembers the identity of the file at `path`, counting a change.
@@ -209,11 +205,17 @@ public final class FontLibrary: Sendable {
     }
 
     /// How many times a font file this library opened was found changed on disk (replaced or
-    /// rewritten at its path), every such file checked now: a scene prepared when the count
-    /// was lower drew some text from a file's old glyphs.
+    /// rewritten at its path), every such file checked now (a `stat` each) and the faces of a
+    /// changed one closed, so text laid out next draws from the new file: a scene prepared
+    /// when the count was lower drew some text from a file's old glyphs.
     public func checkFontFiles() -> Int {
         state.withLock { state in
-            for path in Array(state.seenFiles.keys) { note(FileIdentity(path: path), at: path, in: state) }
+            for path in Array(state.seenFiles.keys) {
+                let file = FileIdentity(path: path)
+                guard file != state.seenFiles[path] else { continue }
+                note(file, at: path, in: state)
+                for key in Array(state.faces.keys) where key.path == path { state.faces[key] = nil }
+            }
             return state.fileChanges
         }
     }
@@ -231,10 +233,12 @@ public final class FontLibrary: Sendable {
         }
     }
 
-    private func glyph(_ index: UInt32, of face: (key: FaceKey, face: FreeTypeFace), in state: State)
+    private func glyph(
+        _ index: UInt32, of face: (key: FaceKey, file: FileIdentity, face: FreeTypeFace), in state: State
+    )
         throws(FreeTypeError) -> GlyphBitmap
     {
-        let key = GlyphKey(face: face.key, index: index)
+        let key = GlyphKey(face: face.key, file: face.file, index: index)
         if let cached = state.glyphs.glyph(for: key) { return cached }
         let glyph = try face.face.render(glyph: index)
         state.glyphs.insert(glyph, for: key)

@@ -172,6 +172,10 @@ struct FontLibraryBoundsTests {
             try handle.close()
         }
         let openBefore = fonts.openFaceCount
+        // Until the files are checked (as preparing a scene, at a reload, does) the open face stays.
+        let changes = fonts.checkFontFiles()
+        #expect(changes == 1)
+        #expect(fonts.checkFontFiles() == changes, "one change is counted once")
         let after = try fonts.layout("Ag", primary: spec, fallbacks: [])
         let expected = try FontLibrary().layout(
             "Ag", primary: FontSpec(name: dejaVu + "DejaVuSerif-Bold.ttf", size: 16), fallbacks: [])

@@ -129,17 +129,19 @@ struct ShowTests {
         }
         try FileManager.default.copyItem(atPath: dejaVu + "DejaVuSans.ttf", toPath: font)
         try config(font: font).write(toFile: path, atomically: true, encoding: .utf8)
+        // A library of its own: the change it sees would make other tests' reloads lay out again.
+        let fonts = try FontLibrary()
         let show = try rig.show(
-            try ConfigLoader.load(path: path, fonts: ShowRig.fonts, parser: .here), configPath: path)
+            try ConfigLoader.load(path: path, fonts: fonts, parser: .here), configPath: path, fonts: fonts)
         defer { show.stop() }
         let plane = ControlPlane(show: show, startedAt: 0)
         /// The board as `config` alone draws it, with a library of its own.
         func drawn(_ text: String) throws -> Frame {
             let other = directory.appendingPathComponent("other.toml").path
             try text.write(toFile: other, atomically: true, encoding: .utf8)
-            let fonts = try FontLibrary()
-            let loaded = try ConfigLoader.load(path: other, fonts: fonts, parser: .here)
-            return Renderer.render(try PreparedScene(loaded.scene, beginTime: 0, fonts: fonts), at: 1)
+            let library = try FontLibrary()
+            let loaded = try ConfigLoader.load(path: other, fonts: library, parser: .here)
+            return Renderer.render(try PreparedScene(loaded.scene, beginTime: 0, fonts: library), at: 1)
         }
         let sans = try drawn(config(font: dejaVu + "DejaVuSans.ttf"))
         let serif = try drawn(config(font: dejaVu + "DejaVuSerif-Bold.ttf"))
