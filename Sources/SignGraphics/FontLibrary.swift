@@ -1,4 +1,5 @@
 import CFreeType
+import Glibc
 import Synchronization
 
 /// signd's fonts: one FreeType library, the faces opened from it and a cache of rendered
@@ -20,15 +21,45 @@ public final class FontLibrary: Sendable {
         let antialias: Bool
     }
 
+    /// A file as `stat` tells it apart: device, inode, size and modification time.
+    fileprivate struct FileIdentity: Hashable {
+        let device: UInt64
+        let inode: UInt64
+        let size: Int64
+        let modified: Int64
+        let modifiedNanoseconds: Int64
+
+        /// All zero when `path` cannot be stat'ed (opening it then fails with the reason).
+        init(path: String) {
+            var info = stat()
+            guard stat(path, &info) == 0 else {
+                (device, inode, size, modified, modifiedNanoseconds) = (0, 0, 0, 0, 0)
+                return
+            }
+            device = UInt64(info.st_dev)
+            inode = UInt64(info.st_ino)
+            size = Int64(info.st_size)
+            modified = Int64(info.st_mtim.tv_sec)
+            modifiedNanoseconds = Int64(info.st_mtim.tv_nsec)
+        }
+    }
+
     private struct GlyphKey: Hashable {
         let face: FaceKey
+        /// The face's file when it was opened: a font replaced at the same path (a new file
+        /// renamed over it, or the old one rewritten) draws none of the old file's glyphs.
+        let file: FileIdentity
         let index: UInt32
     }
+
+    /// Font files whose identity is remembered; past this the memory starts again (a config
+    /// names a few, so only a text naming fonts by the thousand forgets one's changes).
+    static let maxSeenFiles = 1024
 
     private final class State {
         let library: FT_Library
         /// Open faces, each with the call that last used it.
-        var faces: [FaceKey: (face: FreeTypeFace, lastUse: Int)] = [:]
+        var faces: [FaceKey: (face: FreeTypeFace, file: FileIdentity, lastUse: Int)] = [:]
         let maxFaces: Int
         /// Counts calls into the library, so a face in use by the current one is never closed.
         var call = 0
@@ -37,6 +68,10 @@ public final class FontLibrary: Sendable {
         var rendered = 0
         /// Reused by every layout (under the lock).
         let buffer = HarfBuzzBuffer()
+        /// Each font file's identity when last opened or checked, and how many times one was
+        /// found changed.
+        var seenFiles: [String: FileIdentity] = [:]
+        var fileChanges = 0
 
         init(library: FT_Library, glyphCacheBytes: Int, maxFaces: Int) {
             self.library = library
@@ -98,16 +133,19 @@ public final class FontLibrary: Sendable {
     /// Lays out one line of UTF-8 text for display: ordered by the Unicode Bidirectional
     /// Algorithm from `direction`, each grapheme cluster drawn by the first face in
     /// `[primary] + fallbacks` that has all of it, shaped by HarfBuzz with `features`.
+    /// The scalars starting at `objects` (UTF-8 offsets, a rich line's icons) are inline
+    /// objects: U+FFFC to the bidirectional algorithm, a cluster and a run alone, not shaped,
+    /// placed in `TextRun.objects` with no width until `TextRun.placingObjects` gives them theirs.
     public func layout(
         _ text: String, primary: FontSpec, fallbacks: [FontSpec], direction: TextDirection = .auto,
-        features: [FontFeature] = []
+        features: [FontFeature] = [], objects: Set<Int> = []
     ) throws(FreeTypeError) -> TextRun {
         try state.withLock { state throws(FreeTypeError) in
             state.call += 1
             let chain = try ([primary] + fallbacks).map { spec throws(FreeTypeError) in try face(spec, in: state) }
             let line = LineShaper.layout(
-                text, chain: chain.map { LineShaper.Face(face: $0.face, font: $0.face.harfBuzz) }, direction: direction,
-                features: features, buffer: state.buffer)
+                text, objects: objects, chain: chain.map { LineShaper.Face(face: $0.face, font: $0.face.harfBuzz) },
+                direction: direction, features: features, buffer: state.buffer)
             var placed: [TextRun.PlacedGlyph] = []
             placed.reserveCapacity(line.glyphs.count)
             for p in line.glyphs {
@@ -116,7 +154,8 @@ public final class FontLibrary: Sendable {
                 placed.append(
                     TextRun.PlacedGlyph(
                         x: (p.pen + g.xOffset + 32) >> 6, y: (g.yOffset + 32) >> 6, glyph: bitmap, index: g.index,
-                        face: p.face, cluster: g.cluster, textOffset: line.offsets[g.cluster], xAdvance: g.xAdvance, xOffset: g.xOffset,
+                        face: p.face, cluster: g.cluster, textOffset: line.offsets[g.cluster], xAdvance: g.xAdvance,
+                        xOffset: g.xOffset,
                         yOffset: g.yOffset))
             }
             var ascender = 0, descent = 0
@@ -127,21 +166,58 @@ public final class FontLibrary: Sendable {
             }
             return TextRun(
                 glyphs: placed, width: (line.width + 32) >> 6, ascender: ascender, descent: descent,
-                missing: line.missing, isRightToLeft: line.isRightToLeft, dropped: line.dropped)
+                missing: line.missing, isRightToLeft: line.isRightToLeft, dropped: line.dropped,
+                objects: line.objects.map {
+                    TextRun.PlacedObject(
+                        x: $0.pen >> 6, textOffset: line.offsets[$0.scalar], glyphIndex: $0.glyphIndex,
+                        isRightToLeft: $0.rightToLeft)
+                })
         }
     }
 
-    private func face(_ spec: FontSpec, in state: State) throws(FreeTypeError) -> (key: FaceKey, face: FreeTypeFace) {
+    private func face(_ spec: FontSpec, in state: State) throws(FreeTypeError) -> (
+        key: FaceKey, file: FileIdentity, face: FreeTypeFace
+    ) {
         let key = FaceKey(path: spec.path, size: spec.size, antialias: spec.antialias)
         defer { closeFaces(beyond: state.maxFaces, in: state) }
         if let open = state.faces[key] {
             state.faces[key]!.lastUse = state.call
-            return (key, open.face)
+            return (key, open.file, open.face)
         }
+        // The file is looked at when its face opens, and again by `checkFontFiles`, never
+        // on every layout.
+        let file = FileIdentity(path: spec.path)
+        note(file, at: spec.path, in: state)
         let face = try FreeTypeFace.open(
             library: state.library, path: key.path, pixelSize: key.size, antialias: key.antialias)
-        state.faces[key] = (face, state.call)
-        return (key, face)
+        state.faces[key] = (face, file, state.call)
+        return (key, file, face)
+    }
+
+    /// Remembers the identity of the file at `path`, counting a change.
+    private func note(_ file: FileIdentity, at path: String, in state: State) {
+        if let seen = state.seenFiles[path] {
+            if seen != file { state.fileChanges += 1 }
+        } else if state.seenFiles.count >= Self.maxSeenFiles {
+            state.seenFiles.removeAll()
+        }
+        state.seenFiles[path] = file
+    }
+
+    /// How many times a font file this library opened was found changed on disk (replaced or
+    /// rewritten at its path), every such file checked now (a `stat` each) and the faces of a
+    /// changed one closed, so text laid out next draws from the new file: a scene prepared
+    /// when the count was lower drew some text from a file's old glyphs.
+    public func checkFontFiles() -> Int {
+        state.withLock { state in
+            for path in Array(state.seenFiles.keys) {
+                let file = FileIdentity(path: path)
+                guard file != state.seenFiles[path] else { continue }
+                note(file, at: path, in: state)
+                for key in Array(state.faces.keys) where key.path == path { state.faces[key] = nil }
+            }
+            return state.fileChanges
+        }
     }
 
     /// Closes the least recently used faces until at most `limit` are open, leaving those the
@@ -157,10 +233,12 @@ public final class FontLibrary: Sendable {
         }
     }
 
-    private func glyph(_ index: UInt32, of face: (key: FaceKey, face: FreeTypeFace), in state: State)
+    private func glyph(
+        _ index: UInt32, of face: (key: FaceKey, file: FileIdentity, face: FreeTypeFace), in state: State
+    )
         throws(FreeTypeError) -> GlyphBitmap
     {
-        let key = GlyphKey(face: face.key, index: index)
+        let key = GlyphKey(face: face.key, file: face.file, index: index)
         if let cached = state.glyphs.glyph(for: key) { return cached }
         let glyph = try face.face.render(glyph: index)
         state.glyphs.insert(glyph, for: key)

@@ -4,6 +4,10 @@ import CHarfBuzz
 /// into runs of one level, one script and one face, each grapheme cluster drawn by the
 /// first face in the chain that has every glyph of it, and HarfBuzz shapes each run.
 /// Positions are HarfBuzz's, in 26.6 fixed point; a bitmap face's are whole pixels.
+/// Inline objects (a rich line's icons) stand in the text as U+FFFC OBJECT REPLACEMENT
+/// CHARACTER, as UAX #9 treats them (a neutral): each is a cluster and a run of its own,
+/// ordered with the text, not shaped, and placed with no advance at a whole pixel, where
+/// the caller widens the line to the object's width (`TextRun.placingObjects`).
 struct LineShaper {
     /// Scalars kept per text; more are cut (a sign's line is far shorter).
     static let maxScalars = 16_384
@@ -41,28 +45,54 @@ struct LineShaper {
         var isRightToLeft = false
         /// Where each shaped scalar starts in the text's UTF-8.
         var offsets: [Int] = []
+        /// Inline objects in visual order.
+        var objects: [Object] = []
+    }
+
+    /// An inline object placed on the line.
+    struct Object {
+        /// Its scalar's index in the text.
+        let scalar: Int
+        /// Pen position (26.6, a whole pixel) where it starts.
+        let pen: Int
+        /// Glyphs of the line shown before it.
+        let glyphIndex: Int
+        /// It sits in a right-to-left run.
+        let rightToLeft: Bool
     }
 
     /// The text's scalars as shaped: control characters (newlines, tabs) become spaces, as a
     /// sign shows one line, and the caps applied; with the clusters' scalar ranges.
-    /// `offsets` are where each kept scalar starts in the text's UTF-8.
-    static func scalars(of text: String) -> (
-        scalars: [UInt32], offsets: [Int], clusters: [Range<Int>], dropped: Int
+    /// `offsets` are where each kept scalar starts in the text's UTF-8. A scalar starting at
+    /// one of `objects` (UTF-8 offsets) becomes U+FFFC, a cluster of its own.
+    static func scalars(of text: String, objects: Set<Int> = []) -> (
+        scalars: [UInt32], offsets: [Int], clusters: [Range<Int>], isObject: [Bool], dropped: Int
     ) {
         var scalars: [UInt32] = []
         var offsets: [Int] = []
         var clusters: [Range<Int>] = []
+        var isObject: [Bool] = []
         var dropped = 0
         var offset = 0
         scalars.reserveCapacity(min(text.utf8.count, maxScalars))
         for character in text {
-            let start = scalars.count
+            var start = scalars.count
             var marks = 0
             for raw in character.unicodeScalars {
                 marks = Self.isMark(raw) ? marks + 1 : 0
                 defer { offset += raw.utf8.count }
                 guard scalars.count < maxScalars, marks <= maxMarksPerBase else {
                     dropped += 1
+                    continue
+                }
+                if !objects.isEmpty, objects.contains(offset) {
+                    // An object is a cluster alone, whatever the text's grapheme breaks say.
+                    if scalars.count > start { clusters.append(start..<scalars.count) }
+                    scalars.append(0xFFFC)
+                    offsets.append(offset)
+                    clusters.append(scalars.count - 1..<scalars.count)
+                    start = scalars.count
+                    marks = 0
                     continue
                 }
                 // C0 and C1 controls, the general category Cc.
@@ -72,13 +102,21 @@ struct LineShaper {
             }
             if scalars.count > start { clusters.append(start..<scalars.count) }
         }
-        return (scalars, offsets, clusters, dropped)
+        if !objects.isEmpty {
+            isObject = [Bool](repeating: false, count: scalars.count)
+            for (i, o) in offsets.enumerated() where objects.contains(o) { isObject[i] = true }
+        }
+        return (scalars, offsets, clusters, isObject, dropped)
     }
 
     static func layout(
-        _ text: String, chain: [Face], direction: TextDirection, features: [FontFeature], buffer: HarfBuzzBuffer
+        _ text: String, objects: Set<Int> = [], chain: [Face], direction: TextDirection, features: [FontFeature],
+        buffer: HarfBuzzBuffer
     ) -> Line {
-        let (scalars, offsets, clusters, dropped) = Self.scalars(of: text)
+        let (scalars, offsets, clusters, isObject, dropped) = Self.scalars(of: text, objects: objects)
+        @inline(__always) func object(_ cluster: Range<Int>) -> Bool {
+            !isObject.isEmpty && isObject[cluster.lowerBound]
+        }
         var line = Line()
         line.offsets = offsets
         line.dropped = dropped
@@ -89,7 +127,7 @@ struct LineShaper {
         // Each cluster's face, script and level.
         var clusterFace = [Int](repeating: 0, count: clusters.count)
         var clusterScript = [hb_script_t?](repeating: nil, count: clusters.count)
-        for (c, range) in clusters.enumerated() {
+        for (c, range) in clusters.enumerated() where !object(range) {
             let (face, missing) = Self.face(for: scalars[range], in: chain)
             clusterFace[c] = face
             line.missing += missing
@@ -102,14 +140,17 @@ struct LineShaper {
             if let own = clusterScript[c] { script = own } else { clusterScript[c] = script }
         }
 
-        // Runs: clusters of one level, script and face, in logical order.
-        var runs: [(range: Range<Int>, face: Int, script: hb_script_t, level: UInt8)] = []
+        // Runs: clusters of one level, script and face, in logical order; an object is a run alone.
+        var runs: [(range: Range<Int>, face: Int, script: hb_script_t, level: UInt8, object: Bool)] = []
         for (c, range) in clusters.enumerated() {
             let key = (face: clusterFace[c], script: clusterScript[c]!, level: bidi.levels[range.lowerBound])
-            if let last = runs.last, last.face == key.face, last.script == key.script, last.level == key.level {
+            let isObject = object(range)
+            if let last = runs.last, !last.object, !isObject, last.face == key.face, last.script == key.script,
+                last.level == key.level
+            {
                 runs[runs.count - 1].range = last.range.lowerBound..<range.upperBound
             } else {
-                runs.append((range, key.face, key.script, key.level))
+                runs.append((range, key.face, key.script, key.level, isObject))
             }
         }
         // A run's scalars stay together when reordered: runs are ordered where their first
@@ -123,6 +164,15 @@ struct LineShaper {
         let features = features.map(\.value)
         scalars.withUnsafeBufferPointer { text in
             for run in visualRuns {
+                if run.object {
+                    // At a whole pixel, so the text after it keeps its own rounding.
+                    pen = ((pen + 32) >> 6) << 6
+                    line.objects.append(
+                        Object(
+                            scalar: run.range.lowerBound, pen: pen, glyphIndex: line.glyphs.count,
+                            rightToLeft: run.level & 1 == 1))
+                    continue
+                }
                 let face = chain[run.face]
                 shaped.removeAll(keepingCapacity: true)
                 face.font.shape(

@@ -99,6 +99,9 @@ public struct PreparedScene: Sendable {
 
     public let scene: Scene
     public let slots: [Slot]
+    /// `FontLibrary.checkFontFiles()` when the scene was prepared: a scene prepared after a
+    /// font file changed lays out its text again instead of keeping it.
+    let fontFileChanges: Int
 
     /// Prepares every layer of `scene`, their motion starting at `beginTime`, their live
     /// fields expanded by `fields`.
@@ -106,6 +109,7 @@ public struct PreparedScene: Sendable {
         _ scene: Scene, beginTime: Double, fonts: FontLibrary, fields: (@Sendable (String) -> String)? = nil
     ) throws(FreeTypeError) {
         self.scene = scene
+        self.fontFileChanges = fonts.checkFontFiles()
         let context = PreparationContext(scene, fonts: fonts, fields: fields)
         self.slots = try scene.layers.map { layer throws(FreeTypeError) in
             Slot(
@@ -116,16 +120,19 @@ public struct PreparedScene: Sendable {
 
     /// Prepares `scene` as a change from `previous`: a layer that is the same as before, on a
     /// board of the same size, keeps its prepared state and its motion, so it does not jump;
-    /// any other layer starts at `beginTime`.
+    /// any other layer starts at `beginTime`. After a font file changed on disk (replaced at
+    /// the same path) no layer is kept, so text is drawn from the new file.
     public init(
         _ scene: Scene, replacing previous: PreparedScene, beginTime: Double, fonts: FontLibrary,
         fields: (@Sendable (String) -> String)? = nil
     ) throws(FreeTypeError) {
+        self.fontFileChanges = fonts.checkFontFiles()
         let sameBoard = scene.width == previous.scene.width && scene.height == previous.scene.height
+        let sameFonts = fontFileChanges == previous.fontFileChanges
         self.scene = scene
         let context = PreparationContext(scene, fonts: fonts, fields: fields)
         self.slots = try scene.layers.map { layer throws(FreeTypeError) in
-            if sameBoard, let i = previous.slotIndex(of: layer.id), previous.scene.layers[i] == layer {
+            if sameBoard, sameFonts, let i = previous.slotIndex(of: layer.id), previous.scene.layers[i] == layer {
                 return previous.slots[i]
             }
             return Slot(
@@ -134,9 +141,10 @@ public struct PreparedScene: Sendable {
         }
     }
 
-    private init(scene: Scene, slots: [Slot]) {
+    private init(scene: Scene, slots: [Slot], fontFileChanges: Int) {
         self.scene = scene
         self.slots = slots
+        self.fontFileChanges = fontFileChanges
     }
 
     /// When a text change takes effect (the scene's own words; the control protocol's
@@ -192,7 +200,7 @@ public struct PreparedScene: Sendable {
         slots[index] = slots[index].replacing(with: prepared, from: start > now ? start : nil, keeping: shown)
         var scene = self.scene
         scene.layers[index] = source
-        return PreparedScene(scene: scene, slots: slots)
+        return PreparedScene(scene: scene, slots: slots, fontFileChanges: fontFileChanges)
     }
 
     /// A copy with layer `index` showing its text's live fields as `fields` expands them,
@@ -221,7 +229,7 @@ public struct PreparedScene: Sendable {
             addedAt: shown.addedAt, marqueeBeginTime: marqueeBegin)
         var slots = self.slots
         slots[index] = slot.replacing(with: prepared, from: from > now ? from : nil, keeping: slot.layer(at: now))
-        return PreparedScene(scene: scene, slots: slots)
+        return PreparedScene(scene: scene, slots: slots, fontFileChanges: fontFileChanges)
     }
 
     /// Why a property could not be set.
@@ -257,7 +265,7 @@ public struct PreparedScene: Sendable {
         slots[index] = slots[index].replacing(with: prepared, keeping: shown)
         var scene = self.scene
         scene.layers[index] = .layer(changed)
-        return PreparedScene(scene: scene, slots: slots)
+        return PreparedScene(scene: scene, slots: slots, fontFileChanges: fontFileChanges)
     }
 
     /// A copy with layer `index`'s clock stopped (`running` false) or started again where it
@@ -272,7 +280,7 @@ public struct PreparedScene: Sendable {
             slot.pausedAt = slot.localTime(now)
         }
         slots[index] = slot
-        return PreparedScene(scene: scene, slots: slots)
+        return PreparedScene(scene: scene, slots: slots, fontFileChanges: fontFileChanges)
     }
 
     /// A copy with spotlight layer `index` moving to `zone` from scene time `now`; `nil` when
@@ -291,7 +299,7 @@ public struct PreparedScene: Sendable {
             keeping: shown)
         var scene = self.scene
         scene.layers[index] = source
-        return PreparedScene(scene: scene, slots: slots)
+        return PreparedScene(scene: scene, slots: slots, fontFileChanges: fontFileChanges)
     }
 
     /// A copy with `run` over layer `index` (nil: none), an earlier run that is over
@@ -301,12 +309,12 @@ public struct PreparedScene: Sendable {
         var slot = slots[index].folded(at: run?.begin ?? now, beginning: run != nil)
         slot.notifications = run
         slots[index] = slot
-        return PreparedScene(scene: scene, slots: slots)
+        return PreparedScene(scene: scene, slots: slots, fontFileChanges: fontFileChanges)
     }
 
     /// Every layer's finished notification run folded into its clock.
     public func folded(at now: Double) -> PreparedScene {
-        PreparedScene(scene: scene, slots: slots.map { $0.folded(at: now) })
+        PreparedScene(scene: scene, slots: slots.map { $0.folded(at: now) }, fontFileChanges: fontFileChanges)
     }
 
     /// A text change of layer `index` waiting at scene time `t` (for the end of a loop or a

@@ -73,10 +73,11 @@ public enum RichText {
 }
 
 /// A marked-up line (or one with colour glyphs) rasterised into premultiplied colour, once,
-/// so drawing it costs what drawing plain text costs. The text between icons is laid out as
-/// one line (so bidirectional order and joining cross colour spans) and each glyph takes
-/// the colour of the span its cluster starts in: a cluster is one colour, wherever
-/// reordering moves it.
+/// so drawing it costs what drawing plain text costs. The whole line is laid out as one
+/// paragraph, each icon standing in it as U+FFFC (a neutral to the bidirectional algorithm,
+/// as a browser treats an inline image), so bidirectional order and joining cross colour
+/// spans and icons, and an icon sits where UAX #9 puts it. Each glyph takes the colour of
+/// the span its cluster starts in: a cluster is one colour, wherever reordering moves it.
 struct RichTextRaster {
     let image: ImageBitmap
     /// Animated icons, left out of `image` and drawn over it at the frame's time.
@@ -88,98 +89,98 @@ struct RichTextRaster {
     /// `nil` when the text is plain and all its glyphs are ordinary: the coverage path is used.
     init?(_ content: TextContent, icons: [String: AnimatedImage], fonts: FontLibrary) throws(FreeTypeError) {
         let source = content.text, color = content.color
-        func layout(_ text: String) throws(FreeTypeError) -> TextRun {
+        func layout(_ text: String, objects: Set<Int> = []) throws(FreeTypeError) -> TextRun {
             try fonts.layout(
                 text, primary: content.font, fallbacks: content.fallbacks, direction: content.direction,
-                features: content.features)
+                features: content.features, objects: objects)
         }
         let pieces = RichText.parse(source)
-        // Text between icons, with where each colour span starts in its UTF-8.
-        var segments: [(text: String, spans: [(start: Int, color: Color)])] = [("", [])]
+        // The line's text with U+FFFC for each icon, where each colour span starts in its
+        // UTF-8, and the icon named at each U+FFFC.
+        var text = ""
+        var spans: [(start: Int, color: Color)] = []
+        var iconAt: [Int: String] = [:]
         for piece in pieces {
             switch piece {
-            case .text(let text, let c):
-                segments[segments.count - 1].spans.append((segments[segments.count - 1].text.utf8.count, c ?? color))
-                segments[segments.count - 1].text += text
-            case .icon:
-                segments.append(("", []))
+            case .text(let t, let c):
+                spans.append((text.utf8.count, c ?? color))
+                text += t
+            case .icon(let name):
+                iconAt[text.utf8.count] = name
+                text += "\u{FFFC}"
             }
         }
-        var runs: [TextRun] = []
-        for segment in segments { runs.append(try layout(segment.text)) }
-        let hasColorGlyphs = runs.contains { $0.glyphs.contains { $0.glyph.color != nil } }
+        let laidOut = try layout(text, objects: Set(iconAt.keys))
+        let hasColorGlyphs = laidOut.glyphs.contains { $0.glyph.color != nil }
         guard !RichText.isPlain(source) || hasColorGlyphs else { return nil }
         let empty = try layout("")
-        let ascender = max(empty.ascender, runs.map(\.ascender).max() ?? 0)
-        let descent = max(empty.descent, runs.map(\.descent).max() ?? 0)
+        let ascender = max(empty.ascender, laidOut.ascender)
+        let descent = max(empty.descent, laidOut.descent)
         let height = max(ascender + descent, 1)
-        // Icons take the line's height, their width in proportion, and a pixel of space after.
-        var scaledIcons: [ImageBitmap] = []
-        var animated: [InlineIcon] = []
-        var layout: [(x: Int, piece: Int)] = []
-        var x = 0
-        var segment = 0
-        layout.append((0, 0))
-        x += runs[0].width
-        for piece in pieces {
-            guard case .icon(let name) = piece else { continue }
-            segment += 1
-            if let icon = icons[name] {
-                let factor = Double(height) / Double(max(icon.height, 1))
-                let scaled = icon.first.scaled(by: factor)
-                if icon.isAnimated {
-                    animated.append(InlineIcon(x: x, image: icon, frames: icon.frames.map { $0.scaled(by: factor) }))
-                } else {
-                    layout.append((x, -1 - scaledIcons.count))
-                    scaledIcons.append(scaled)
-                }
-                x += scaled.width + 1
-            }
-            layout.append((x, segment))
-            x += runs[segment].width
+        // Icons take the line's height, their width in proportion, and a pixel of space after
+        // (to their left in a right-to-left run); an icon not configured takes none.
+        var scaled: [Int: (factor: Double, first: ImageBitmap)] = [:]
+        for (offset, name) in iconAt {
+            guard let icon = icons[name] else { continue }
+            let factor = Double(height) / Double(max(icon.height, 1))
+            scaled[offset] = (factor, icon.first.scaled(by: factor))
         }
-        let lineWidth = max(x, 1)
+        let run = laidOut.placingObjects { scaled[$0.textOffset].map { $0.first.width + 1 } ?? 0 }
+        let lineWidth = max(run.width, 1)
         var pixels = [ImageBitmap.Pixel](repeating: .zero, count: lineWidth * height)
         func composite(_ p: ImageBitmap.Pixel, _ px: Int, _ py: Int) {
             guard px >= 0, px < lineWidth, py >= 0, py < height else { return }
             let i = py * lineWidth + px
             pixels[i] = p + pixels[i] * (1 - p.w)
         }
-        for (originX, index) in layout {
-            if index < 0 {
-                let icon = scaledIcons[-1 - index]
-                for y in 0..<icon.height {
-                    for x in 0..<icon.width { composite(icon.pixels[y * icon.width + x], originX + x, y) }
+        var animated: [InlineIcon] = []
+        // Drawn in visual order, each icon over what is left of it.
+        var nextObject = 0
+        func drawIcons(before glyphIndex: Int) {
+            while nextObject < run.objects.count, run.objects[nextObject].glyphIndex <= glyphIndex {
+                let object = run.objects[nextObject]
+                nextObject += 1
+                guard let name = iconAt[object.textOffset], let icon = icons[name], let size = scaled[object.textOffset]
+                else { continue }
+                let first = size.first
+                let x = object.x + (object.isRightToLeft ? 1 : 0)
+                if icon.isAnimated {
+                    animated.append(
+                        InlineIcon(x: x, image: icon, frames: icon.frames.map { $0.scaled(by: size.factor) }))
+                    continue
                 }
-                continue
+                for y in 0..<first.height {
+                    for ix in 0..<first.width { composite(first.pixels[y * first.width + ix], x + ix, y) }
+                }
             }
-            let run = runs[index], spans = segments[index].spans
-            for placed in run.glyphs {
-                let gx = originX + placed.x + placed.glyph.left, gy = ascender - placed.glyph.top - placed.y
-                if let colorGlyph = placed.glyph.color {
-                    for y in 0..<colorGlyph.height {
-                        for x in 0..<colorGlyph.width {
-                            composite(colorGlyph.pixels[y * colorGlyph.width + x], gx + x, gy + y)
-                        }
+        }
+        for (i, placed) in run.glyphs.enumerated() {
+            drawIcons(before: i)
+            let gx = placed.x + placed.glyph.left, gy = ascender - placed.glyph.top - placed.y
+            if let colorGlyph = placed.glyph.color {
+                for y in 0..<colorGlyph.height {
+                    for x in 0..<colorGlyph.width {
+                        composite(colorGlyph.pixels[y * colorGlyph.width + x], gx + x, gy + y)
                     }
-                } else {
-                    // The span the glyph's cluster starts in.
-                    let tint = spans.last { $0.start <= placed.textOffset }?.color ?? color
-                    let paint = ImageBitmap.premultiplied(tint)
-                    let b = placed.glyph.bitmap
-                    for y in 0..<b.height {
-                        for x in 0..<b.width where b[x, y] > 0 {
-                            composite(paint * (Float(b[x, y]) / 255), gx + x, gy + y)
-                        }
+                }
+            } else {
+                // The span the glyph's cluster starts in.
+                let tint = spans.last { $0.start <= placed.textOffset }?.color ?? color
+                let paint = ImageBitmap.premultiplied(tint)
+                let b = placed.glyph.bitmap
+                for y in 0..<b.height {
+                    for x in 0..<b.width where b[x, y] > 0 {
+                        composite(paint * (Float(b[x, y]) / 255), gx + x, gy + y)
                     }
                 }
             }
         }
-        width = x
+        drawIcons(before: .max)
+        width = run.width
         image = ImageBitmap(width: lineWidth, height: height, premultiplied: pixels)
         animatedIcons = animated
-        missing = runs.flatMap(\.missing)
-        isRightToLeft = runs.first?.isRightToLeft ?? false
+        missing = run.missing
+        isRightToLeft = run.isRightToLeft
     }
 }
 

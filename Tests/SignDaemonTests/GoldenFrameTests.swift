@@ -95,6 +95,61 @@ struct GoldenFrameTests {
         try Self.compare(Renderer.render(scene, at: 0.85), golden: "stream-overlay-fed-t0.850.png")
     }
 
+    @Test("right-to-left lines with inline icons: Hebrew with a PNG, Arabic with an animated WebP, mixed")
+    func rightToLeftIcons() throws {
+        let fonts = try FontLibrary()
+        let examples = Self.here.appendingPathComponent("../../configs/examples").standardized.path
+        let noto = "/usr/share/fonts/truetype/noto/"
+        let toml = """
+            [display]
+            width = 128
+            height = 48
+
+            [icons]
+            sun = "\(examples)/weather-sun.webp"
+            arrow = "\(examples)/chevron.png"
+
+            [[layer]]
+            type = "text"
+            text = "שלום {icon:arrow} {#ffd060}עולם{/}"
+            font = "\(noto)NotoSansHebrew-Regular.ttf"
+            font_size = 13
+            color = "#80d0ff"
+            align = "center"
+            y = 0
+            height = 16
+
+            [[layer]]
+            type = "text"
+            text = "الطقس {icon:sun} مشمس"
+            font = "\(noto)NotoSansArabic-Regular.ttf"
+            font_size = 13
+            color = "#ffd070"
+            align = "center"
+            y = 16
+            height = 16
+
+            [[layer]]
+            type = "text"
+            text = "Today שלום {icon:arrow} sunny"
+            font = "\(noto)NotoSansHebrew-Regular.ttf"
+            fallback_fonts = ["/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf"]
+            font_size = 12
+            color = "#a0ffa0"
+            align = "center"
+            y = 32
+            height = 16
+            """
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("signd-rtl-icons-\(getpid())")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let path = dir.appendingPathComponent("rtl-icons.toml").path
+        try toml.write(toFile: path, atomically: true, encoding: .utf8)
+        let config = try ConfigLoader.load(path: path, fonts: fonts)
+        let scene = try PreparedScene(config.scene, beginTime: 0, fonts: fonts)
+        try Self.compare(Renderer.render(scene, at: 0.85), golden: "rtl-icons-t0.850.png")
+    }
+
     /// Frames may also be held against what the floating-point renderer drew (Golden/FloatRenderer,
     /// recorded by it before the 8-bit coverage masks and never re-recorded): within one level per
     /// channel, the bound a change of pixel arithmetic has to keep.

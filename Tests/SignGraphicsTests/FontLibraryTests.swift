@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 
 @testable import SignGraphics
@@ -90,7 +91,9 @@ struct FontLibraryBoundsTests {
         #expect(fonts.cachedGlyphCount > 0)
     }
 
-    @Test("text laid out again after its glyphs were evicted renders the same, and a run laid out before keeps its pixels")
+    @Test(
+        "text laid out again after its glyphs were evicted renders the same, and a run laid out before keeps its pixels"
+    )
     func evictionKeepsRendering() throws {
         let fonts = try FontLibrary(glyphCacheBytes: 32 << 10)
         let first = try fonts.layout(Self.lines[0], primary: .unifont, fallbacks: [])
@@ -137,5 +140,49 @@ struct FontLibraryBoundsTests {
         #expect(fonts.openFaceCount == 6)
         _ = try fonts.layout("Hi", primary: .defaultFace, fallbacks: [])
         #expect(fonts.openFaceCount == 3)
+    }
+
+    @Test(
+        "a font file replaced at the same path (renamed over, or rewritten in place) is drawn from its new glyphs, the old face closed",
+        arguments: [true, false])
+    func replacedFontFile(renamedOver: Bool) throws {
+        let fonts = try FontLibrary()
+        let dejaVu = "/usr/share/fonts/truetype/dejavu/"
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("signd-font-\(getpid())-\(renamedOver)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let path = dir.appendingPathComponent("sign.ttf").path
+        try FileManager.default.copyItem(atPath: dejaVu + "DejaVuSans.ttf", toPath: path)
+        let spec = FontSpec(name: path, size: 16)
+        let before = try fonts.layout("Ag", primary: spec, fallbacks: [])
+        #expect(
+            before.glyphs.map(\.glyph)
+                == (try fonts.layout("Ag", primary: FontSpec(name: dejaVu + "DejaVuSans.ttf", size: 16), fallbacks: []))
+                .glyphs.map(\.glyph))
+        let serif = try Data(contentsOf: URL(fileURLWithPath: dejaVu + "DejaVuSerif-Bold.ttf"))
+        if renamedOver {
+            let staged = dir.appendingPathComponent("sign.ttf.new").path
+            try serif.write(to: URL(fileURLWithPath: staged))
+            #expect(rename(staged, path) == 0)
+        } else {
+            // Rewritten in place: the same inode, its content and size changed.
+            let handle = try #require(FileHandle(forWritingAtPath: path))
+            try handle.truncate(atOffset: 0)
+            try handle.write(contentsOf: serif)
+            try handle.close()
+        }
+        let openBefore = fonts.openFaceCount
+        // Until the files are checked (as preparing a scene, at a reload, does) the open face stays.
+        let changes = fonts.checkFontFiles()
+        #expect(changes == 1)
+        #expect(fonts.checkFontFiles() == changes, "one change is counted once")
+        let after = try fonts.layout("Ag", primary: spec, fallbacks: [])
+        let expected = try FontLibrary().layout(
+            "Ag", primary: FontSpec(name: dejaVu + "DejaVuSerif-Bold.ttf", size: 16), fallbacks: [])
+        #expect(after.glyphs.map(\.glyph) == expected.glyphs.map(\.glyph))
+        #expect(after.width == expected.width)
+        #expect(after.glyphs.map(\.glyph) != before.glyphs.map(\.glyph))
+        // The face of the old file is closed in its place, not kept beside it.
+        #expect(fonts.openFaceCount == openBefore)
     }
 }

@@ -37,11 +37,15 @@ struct ShowRig {
     }
 
     /// A Show of `config` restored from `stateFile` on this rig's clock and events (its own
-    /// store, not `store`); `configPath` is what it reloads, parsed in this process.
-    func show(_ config: DaemonConfig, stateFile: StateFile? = nil, configPath: String? = nil) throws -> Show {
+    /// store, not `store`); `configPath` is what it reloads, parsed in this process; `fonts`
+    /// its own when the test changes font files, so other tests' scenes do not see it.
+    func show(
+        _ config: DaemonConfig, stateFile: StateFile? = nil, configPath: String? = nil,
+        fonts: FontLibrary = ShowRig.fonts
+    ) throws -> Show {
         let logger = Logger(label: "test")
         let restored = try Show.restore(
-            config: config, stateFile: stateFile, fonts: Self.fonts, time: time, logger: logger)
+            config: config, stateFile: stateFile, fonts: fonts, time: time, logger: logger)
         return Show(
             config: config, restored: restored, clock: clock, events: events, logger: logger, stateFile: stateFile,
             configPath: configPath, parser: .here)

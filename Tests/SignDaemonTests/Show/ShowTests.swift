@@ -2,6 +2,7 @@ import Foundation
 import Logging
 import SignConfig
 import SignControl
+import SignGraphics
 import SignScene
 import Testing
 
@@ -101,6 +102,58 @@ struct ShowTests {
         #expect(show.store.scene.text(ofLayer: 0, at: now) == "Edited")
         #expect(show.store.scene.text(ofLayer: 1, at: now) == "Footer at run time")
         #expect(show.store.variables == ["city": "Oslo"])
+    }
+
+    @Test("a font file replaced at the same path is drawn from its new glyphs after a reload, the config unchanged")
+    func reloadAfterFontFileReplaced() throws {
+        let rig = try ShowRig(at: "2026-11-23T10:00:00+01:00")
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("signd-font-reload-\(UUID())")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let dejaVu = "/usr/share/fonts/truetype/dejavu/"
+        let font = directory.appendingPathComponent("sign.ttf").path
+        let path = directory.appendingPathComponent("signd.toml").path
+        func config(font: String) -> String {
+            """
+            [display]
+            width = 64
+            height = 16
+            [[layer]]
+            id = "main"
+            type = "text"
+            text = "Ag"
+            font = "\(font)"
+            font_size = 14
+            align = "center"
+            """
+        }
+        try FileManager.default.copyItem(atPath: dejaVu + "DejaVuSans.ttf", toPath: font)
+        try config(font: font).write(toFile: path, atomically: true, encoding: .utf8)
+        // A library of its own: the change it sees would make other tests' reloads lay out again.
+        let fonts = try FontLibrary()
+        let show = try rig.show(
+            try ConfigLoader.load(path: path, fonts: fonts, parser: .here), configPath: path, fonts: fonts)
+        defer { show.stop() }
+        let plane = ControlPlane(show: show, startedAt: 0)
+        /// The board as `config` alone draws it, with a library of its own.
+        func drawn(_ text: String) throws -> Frame {
+            let other = directory.appendingPathComponent("other.toml").path
+            try text.write(toFile: other, atomically: true, encoding: .utf8)
+            let library = try FontLibrary()
+            let loaded = try ConfigLoader.load(path: other, fonts: library, parser: .here)
+            return Renderer.render(try PreparedScene(loaded.scene, beginTime: 0, fonts: library), at: 1)
+        }
+        let sans = try drawn(config(font: dejaVu + "DejaVuSans.ttf"))
+        let serif = try drawn(config(font: dejaVu + "DejaVuSerif-Bold.ttf"))
+        #expect(sans != serif)
+        #expect(Renderer.render(show.store.scene, at: rig.clock.sceneTime()) == sans)
+        // A new file renamed over the old one, as an editor or a package upgrade does.
+        let staged = directory.appendingPathComponent("sign.ttf.new").path
+        try FileManager.default.copyItem(atPath: dejaVu + "DejaVuSerif-Bold.ttf", toPath: staged)
+        #expect(rename(staged, font) == 0)
+        let reloaded = plane.handleAndWait(Request(Request.Reload()), from: .signal)
+        #expect(reloaded.outcome.isSuccess, "\(reloaded.line)")
+        #expect(Renderer.render(show.store.scene, at: rig.clock.sceneTime()) == serif)
     }
 
     @Test("the schedule switches playlists through the Show, saved as a request's select is")
