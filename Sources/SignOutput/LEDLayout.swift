@@ -49,23 +49,38 @@ struct APA102Layout: LEDLayout {
     }
 }
 
-/// A WS2812's three bytes as SPI bit patterns (`WS2812SPIFrame`), `bytesPerByte` SPI bytes
+/// A WS2812's three bytes as SPI bit patterns (`WS2812SPIFrame`), `Width.bytes` SPI bytes
 /// each, from a table of each byte's pattern as it lies in memory: each pattern is stored
 /// as one 32-bit word. With 3 bytes a byte its fourth byte is 0 and the next pattern or,
 /// after the last LED, the reset gap's first zero byte overwrites it, so `out` needs room
-/// for one byte past the LEDs.
-struct WS2812Layout: LEDLayout {
+/// for one byte past the LEDs. The width is the type's, not a stored value, so the stores'
+/// offsets are constants and the unrolled loop keeps its pointers in registers.
+struct WS2812Layout<Width: WS2812PatternWidth>: LEDLayout {
     let patterns: UnsafePointer<UInt32>
-    let bytesPerByte: Int
 
-    var size: Int { 3 * bytesPerByte }
+    var size: Int { 3 * Width.bytes }
 
     @inline(__always)
     func write(_ sum: UInt64, at o: UnsafeMutablePointer<UInt8>) {
         let raw = UnsafeMutableRawPointer(o)
         raw.storeBytes(of: patterns[Int(truncatingIfNeeded: (sum &>> 8) & 0xff)], as: UInt32.self)
-        raw.storeBytes(of: patterns[Int(truncatingIfNeeded: (sum &>> 24) & 0xff)], toByteOffset: bytesPerByte, as: UInt32.self)
+        raw.storeBytes(of: patterns[Int(truncatingIfNeeded: (sum &>> 24) & 0xff)], toByteOffset: Width.bytes, as: UInt32.self)
         // Lane 2 is the top one (a lane never carries out of its 16 bits): no mask.
-        raw.storeBytes(of: patterns[Int(truncatingIfNeeded: sum &>> 40)], toByteOffset: 2 * bytesPerByte, as: UInt32.self)
+        raw.storeBytes(of: patterns[Int(truncatingIfNeeded: sum &>> 40)], toByteOffset: 2 * Width.bytes, as: UInt32.self)
     }
+}
+
+/// SPI bytes a WS2812 data byte becomes (`WS2812Layout`).
+protocol WS2812PatternWidth {
+    static var bytes: Int { get }
+}
+
+/// Three SPI bits a data bit (about 2.4 MHz): 3 bytes a byte.
+enum ThreeSPIBytes: WS2812PatternWidth {
+    static var bytes: Int { 3 }
+}
+
+/// Four SPI bits a data bit (about 3.2 MHz): 4 bytes a byte.
+enum FourSPIBytes: WS2812PatternWidth {
+    static var bytes: Int { 4 }
 }

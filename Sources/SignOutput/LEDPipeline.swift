@@ -386,16 +386,21 @@ public struct LEDPipeline: Sendable {
         }
     }
 
-    /// Grey along one run of the map: the loop made once for full brightness and once for
-    /// a scale (so the scaling's test is not in it), four LEDs a turn.
+    /// Grey along one run of the map: the loop made for full brightness or a scale and for
+    /// dithering or not (so neither test is in it), four LEDs a turn.
     private static func grey(
         _ first: UnsafePointer<UInt8>, stride: Int, count: Int, tables: GreyTables, scale: UInt32, full: Bool,
         carry: UnsafeMutablePointer<UInt8>?, out: UnsafeMutablePointer<UInt8>
     ) {
-        if full {
+        switch (full, carry) {
+        case (true, let carry?):
             greyAlong(first, stride: stride, count: count, tables: tables, scale: scale, full: true, carry: carry, out: out)
-        } else {
+        case (true, nil):
+            greyAlong(first, stride: stride, count: count, tables: tables, scale: scale, full: true, carry: nil, out: out)
+        case (false, let carry?):
             greyAlong(first, stride: stride, count: count, tables: tables, scale: scale, full: false, carry: carry, out: out)
+        case (false, nil):
+            greyAlong(first, stride: stride, count: count, tables: tables, scale: scale, full: false, carry: nil, out: out)
         }
     }
 
