@@ -74,43 +74,69 @@ public enum Adalight {
     /// of sums it is in (n - j for byte j of n). Over 16 columns (byte j in column j % 16),
     /// each column keeps its sum and the sum of its running sums, from which
     /// fletcher2 = 16 * (sum of the columns' running sums) - (sum of column k's sum times k).
-    /// 256 bytes are 16 rows of the columns, and the positions XORed in repeat with them.
+    /// 256 bytes are 16 rows of the columns, and the positions XORed in repeat with them
+    /// (byte i of row r is at 16r + i, that is 16r XOR i).
     ///
-    /// Between blocks each lane is kept small by folding, not reduced: 65536 is 1 modulo 255,
-    /// so `x & 0xffff + x >> 16` is `x` modulo 255, and lane by lane it is a mask, a shift and
-    /// an add where `% 255` is a division per lane. Folded, a lane stays below 65,553 (a
-    /// block adds at most 17 * 65,552 + 34,680 to a running sum, whose fold is then at most
-    /// 65,535 + 17), far inside 32 bits; the sums are reduced modulo 255 once, at the end.
+    /// A row is read as eight 16-bit lanes, each two columns: the even column in its low
+    /// byte, the odd in its high byte, taken apart with a mask and a shift. Within a block the
+    /// lanes hold at most 255 * 16 a sum and 255 * 136 a running sum, so 16 bits do. Between
+    /// blocks each 16-bit lane's halves go to 32-bit lanes (the vector read as 32-bit lanes:
+    /// its low and high halves), and those are kept small by folding, not reduced: 65536 is
+    /// 1 modulo 255, so `x & 0xffff + x >> 16` is `x` modulo 255, a mask, a shift and an add
+    /// where `% 255` is a division per lane. Folded every block, a lane stays below 70,000
+    /// and a block's additions below 2^28, far inside 32 bits; the sums are reduced modulo
+    /// 255 once, at the end. Every operation is on whole concrete vectors (no conversion
+    /// between vector types, which does not compile to vector instructions).
     public static func fletcher(_ data: UnsafeBufferPointer<UInt8>) -> (
         fletcher1: UInt8, fletcher2: UInt8, fletcherExt: UInt8
     ) {
         let blocks = data.count / 256
-        // Per column, modulo 255: its sum, the sum of its running sums, its XORed sum.
-        var sums = SIMD16<UInt32>(), running = SIMD16<UInt32>(), mixed = SIMD16<UInt32>()
+        // The columns' sums, modulo 255: lane j of `sums.0` is column 4j, of `.1` 4j + 2, of
+        // `.2` 4j + 1, of `.3` 4j + 3 (the low and high halves of the even and odd lanes).
+        var sums = (SIMD4<UInt32>(), SIMD4<UInt32>(), SIMD4<UInt32>(), SIMD4<UInt32>())
+        // The sums of the running sums and the XORed sums, modulo 255, columns together.
+        var running = SIMD4<UInt32>(), mixed = SIMD4<UInt32>()
         if blocks > 0 {
             let raw = UnsafeRawPointer(data.baseAddress!)
-            let columns = SIMD16<UInt16>(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15)
+            // Row 0's positions as the lanes read them, and what each row adds to them.
+            let columns = SIMD8<UInt16>(0x0100, 0x0302, 0x0504, 0x0706, 0x0908, 0x0b0a, 0x0d0c, 0x0f0e)
+            let nextRow = SIMD8<UInt16>(repeating: 0x1010), low = SIMD8<UInt16>(repeating: 0x00ff)
             for block in 0..<blocks {
-                // Within the block in 16 bits: at most 255 * 16 a sum and 255 * 136 a running sum.
-                var s = SIMD16<UInt16>(), r = SIMD16<UInt16>(), m = SIMD16<UInt16>()
+                // Even columns' and odd columns' sums, running sums and XORed sums.
+                var se = SIMD8<UInt16>(), so = SIMD8<UInt16>(), re = SIMD8<UInt16>(), ro = SIMD8<UInt16>()
+                var me = SIMD8<UInt16>(), mo = SIMD8<UInt16>()
+                var positions = columns
                 let row0 = raw + block * 256
                 for row in 0..<16 {
-                    let x = SIMD16<UInt16>(truncatingIfNeeded: row0.loadUnaligned(fromByteOffset: 16 * row, as: SIMD16<UInt8>.self))
-                    s &+= x
-                    r &+= s
-                    m &+= x ^ (columns &+ UInt16(16 * row))
+                    let x = row0.loadUnaligned(fromByteOffset: 16 * row, as: SIMD8<UInt16>.self)
+                    se &+= x & low
+                    so &+= x &>> 8
+                    re &+= se
+                    ro &+= so
+                    let mixedRow = x ^ positions
+                    me &+= mixedRow & low
+                    mo &+= mixedRow &>> 8
+                    positions &+= nextRow
                 }
                 // The sums before the block run on in each of its 16 rows.
-                running = folded(running &+ SIMD16<UInt32>(truncatingIfNeeded: r) &+ 16 &* sums)
-                sums = folded(sums &+ SIMD16<UInt32>(truncatingIfNeeded: s))
-                mixed = folded(mixed &+ SIMD16<UInt32>(truncatingIfNeeded: m))
+                let before = sums.0 &+ sums.1 &+ sums.2 &+ sums.3
+                running = folded(running &+ halves(re) &+ halves(ro) &+ 16 &* before)
+                mixed = folded(mixed &+ halves(me) &+ halves(mo))
+                sums.0 = folded(sums.0 &+ lowHalves(se))
+                sums.1 = folded(sums.1 &+ highHalves(se))
+                sums.2 = folded(sums.2 &+ lowHalves(so))
+                sums.3 = folded(sums.3 &+ highHalves(so))
             }
         }
+        let reduced = (sums.0 % 255, sums.1 % 255, sums.2 % 255, sums.3 % 255)
         var weighted: UInt32 = 0
-        for k in 0..<16 { weighted += UInt32(k) * sums[k] }
-        var f1 = sums.wrappedSum() % 255
-        var f2 = (16 * (running.wrappedSum() % 255) + 255 - weighted % 255) % 255
-        var ext = mixed.wrappedSum() % 255
+        for j in 0..<4 {
+            let k = UInt32(4 * j)
+            weighted += (k * reduced.0[j] + (k + 2) * reduced.1[j] + (k + 1) * reduced.2[j] + (k + 3) * reduced.3[j]) % 255
+        }
+        var f1 = (reduced.0 &+ reduced.1 &+ reduced.2 &+ reduced.3).wrappedSum() % 255
+        var f2 = (16 * ((running % 255).wrappedSum() % 255) + 255 - weighted % 255) % 255
+        var ext = (mixed % 255).wrappedSum() % 255
         // The last bytes one by one (the position starts again at 0 after whole blocks).
         var position: UInt8 = 0
         for byte in UnsafeBufferPointer(rebasing: data[(blocks * 256)...]) {
@@ -122,7 +148,19 @@ public enum Adalight {
         return (UInt8(f1), UInt8(f2), ext == 0x41 ? 0xaa : UInt8(ext))
     }
 
+    /// The low 16 bits of each 32-bit lane of `x` (its even 16-bit lanes).
+    @inline(__always)
+    private static func lowHalves(_ x: SIMD8<UInt16>) -> SIMD4<UInt32> { unsafeBitCast(x, to: SIMD4<UInt32>.self) & 0xffff }
+
+    /// The high 16 bits of each 32-bit lane of `x` (its odd 16-bit lanes).
+    @inline(__always)
+    private static func highHalves(_ x: SIMD8<UInt16>) -> SIMD4<UInt32> { unsafeBitCast(x, to: SIMD4<UInt32>.self) &>> 16 }
+
+    /// Both halves of each 32-bit lane of `x` added.
+    @inline(__always)
+    private static func halves(_ x: SIMD8<UInt16>) -> SIMD4<UInt32> { lowHalves(x) &+ highHalves(x) }
+
     /// `x` lane by lane, congruent modulo 255 and at most 65,535 plus `x >> 16`.
     @inline(__always)
-    private static func folded(_ x: SIMD16<UInt32>) -> SIMD16<UInt32> { (x & 0xffff) &+ (x &>> 16) }
+    private static func folded(_ x: SIMD4<UInt32>) -> SIMD4<UInt32> { (x & 0xffff) &+ (x &>> 16) }
 }

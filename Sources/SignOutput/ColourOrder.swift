@@ -14,6 +14,12 @@ public struct ColourOrder: Sendable, Equatable, CustomStringConvertible {
         (first, second, third) = (index[0], index[1], index[2])
     }
 
+    /// R (0), G (1) or B (2) first, second and third (a permutation of the three).
+    init(first: Int, second: Int, third: Int) {
+        precondition(Set([first, second, third]) == [0, 1, 2], "not an order of R, G and B")
+        (self.first, self.second, self.third) = (first, second, third)
+    }
+
     public var description: String {
         let letters: [Character] = ["R", "G", "B"]
         return String([letters[first], letters[second], letters[third]])

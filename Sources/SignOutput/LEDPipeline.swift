@@ -15,11 +15,17 @@ public struct LEDPipeline: Sendable {
     /// Colour's carry: per LED, its three carries in their lanes (`DriveTable`).
     private var carry: [UInt64] = []
     private var table: DriveTable
+    /// Whether `table` and the carry have the wire's second and third bytes in each other's
+    /// lanes (`LEDLayout.swapsLastTwoLanes`): set by the layout a pass writes.
+    private var lastTwoSwapped = false
     /// The map as runs, when it breaks into long ones.
     private let runs: PixelRuns?
     /// Per channel byte, its linear level weighted by its share of luminance (Rec. 709), for
     /// `grey`: the products a luminance sum adds, computed once.
     private let luminance: [Double]
+    /// `luminance` in fixed point, 2^-32 units, red's entries with `greyBias` added: what
+    /// `grey` adds in integers (`fixedGreyLevel`).
+    private let fixedLuminance: [UInt64]
     /// Rec. 709's shares of luminance, red, green and blue. Their products with 65535 add up
     /// (as `grey` adds them) to 65535.0 exactly, so no luminance sum rounds past 65535.
     static let luminanceWeights = [0.2126, 0.7152, 0.0722]
@@ -33,7 +39,11 @@ public struct LEDPipeline: Sendable {
         let weights = Self.luminanceWeights
         self.table = table
         self.runs = PixelRuns(map.source)
-        self.luminance = table.levels.indices.map { weights[$0 >> 8] * Double(table.levels[$0]) }
+        let luminance = table.levels.indices.map { weights[$0 >> 8] * Double(table.levels[$0]) }
+        self.luminance = luminance
+        self.fixedLuminance = luminance.indices.map {
+            UInt64((luminance[$0] * 4_294_967_296).rounded()) + ($0 < 256 ? Self.greyBias : 0)
+        }
     }
 
     /// The same map, correction and dithering writing its bytes in `order` (dither state
@@ -77,7 +87,9 @@ public struct LEDPipeline: Sendable {
     ) {
         precondition(leds.lowerBound >= 0 && leds.upperBound <= map.ledCount, "LEDs past the map")
         guard !leds.isEmpty else { return }
-        withPass(frame, scale: scale) { $0.colour(leds: leds, as: layout, into: out) }
+        withPass(frame, scale: scale, lastTwoSwapped: Layout.swapsLastTwoLanes) {
+            $0.colour(leds: leds, as: layout, into: out)
+        }
     }
 
     /// One frame's colouring, range by range: the frame's pixels, the tables at the frame's
@@ -111,8 +123,16 @@ public struct LEDPipeline: Sendable {
     }
 
     /// Runs `body` with a pass over `frame` at `scale`; every LED's carry moves on once the
-    /// pass colours it, so a frame's passes must cover each LED once.
-    mutating func withPass<R>(_ frame: Frame, scale: UInt32, _ body: (Pass) -> R) -> R {
+    /// pass colours it, so a frame's passes must cover each LED once. `lastTwoSwapped`: the
+    /// lanes as a layout whose `swapsLastTwoLanes` is true takes them (the table is rebuilt,
+    /// and the carry starts afresh, only when that changes: a pipeline serves one wire).
+    mutating func withPass<R>(_ frame: Frame, scale: UInt32, lastTwoSwapped: Bool = false, _ body: (Pass) -> R) -> R {
+        if lastTwoSwapped != self.lastTwoSwapped {
+            self.lastTwoSwapped = lastTwoSwapped
+            let lanes = lastTwoSwapped ? ColourOrder(first: order.first, second: order.third, third: order.second) : order
+            table = DriveTable(correction: correction, dithering: dithering, order: lanes)
+            carry = []
+        }
         table.update(scale: scale)
         if carry.count != map.ledCount {
             // Grey and colour do not share a carry: the old pipeline started afresh on a switch.
@@ -164,30 +184,54 @@ public struct LEDPipeline: Sendable {
     }
 
     /// One lane-word sum per LED: its three entries and its carry; the high bytes shown,
-    /// the low bytes kept.
+    /// the low bytes kept. Four LEDs a turn of the loop: the loop's own counting and
+    /// pointer steps are a fifth of the instructions of one LED's, and the loop is bound by
+    /// how many instructions a core issues, not by memory.
     @inline(__always)
     private static func along<Layout: LEDLayout>(
         _ first: UnsafePointer<UInt8>, stride: Int, count: Int, lanes: UnsafePointer<UInt64>,
         carry: UnsafeMutablePointer<UInt64>?, layout: Layout, out: UnsafeMutablePointer<UInt8>
     ) {
-        let red = lanes, green = lanes + 256, blue = lanes + 512
+        let size = layout.size
         var p = first, o = out
+        var left = count
         if var c = carry {
-            for _ in 0..<count {
-                let sum = red[Int(p[0])] &+ green[Int(p[1])] &+ blue[Int(p[2])] &+ c.pointee
-                c.pointee = sum & DriveTable.carryMask
-                layout.write(sum, at: o)
+            while left >= 4 {
+                led(p, lanes: lanes, carry: c, layout: layout, out: o)
+                led(p + stride, lanes: lanes, carry: c + 1, layout: layout, out: o + size)
+                led(p + 2 &* stride, lanes: lanes, carry: c + 2, layout: layout, out: o + 2 &* size)
+                led(p + 3 &* stride, lanes: lanes, carry: c + 3, layout: layout, out: o + 3 &* size)
+                c += 4
+                o += 4 &* size
+                p += 4 &* stride
+                left &-= 4
+            }
+            while left > 0 {
+                led(p, lanes: lanes, carry: c, layout: layout, out: o)
                 c += 1
-                o += layout.size
+                o += size
                 p += stride
+                left &-= 1
             }
         } else {
+            let red = lanes, green = lanes + 256, blue = lanes + 512
             for _ in 0..<count {
                 layout.write(red[Int(p[0])] &+ green[Int(p[1])] &+ blue[Int(p[2])], at: o)
-                o += layout.size
+                o += size
                 p += stride
             }
         }
+    }
+
+    /// One LED along a run: its pixel `p`'s sum with its carry, the carry kept, the LED written.
+    @inline(__always)
+    private static func led<Layout: LEDLayout>(
+        _ p: UnsafePointer<UInt8>, lanes: UnsafePointer<UInt64>, carry c: UnsafeMutablePointer<UInt64>, layout: Layout,
+        out o: UnsafeMutablePointer<UInt8>
+    ) {
+        let sum = lanes[Int(p[0])] &+ lanes[256 &+ Int(p[1])] &+ lanes[512 &+ Int(p[2])] &+ c.pointee
+        c.pointee = sum & DriveTable.carryMask
+        layout.write(sum, at: o)
     }
 
     /// LEDs no pixel lights (no panel, or past the frame): each is a black pixel.
@@ -251,35 +295,38 @@ public struct LEDPipeline: Sendable {
         dither.reserve(count)
         let dithering = dithering
         let whole = runs.map { frame.pixels.count / 3 >= $0.pixelsNeeded } ?? false
+        let full = scale >= 65536
         frame.pixels.withUnsafeBufferPointer { pixels in
             luminance.withUnsafeBufferPointer { luminance in
-                out.withUnsafeMutableBufferPointer { out in
-                    dither.withCarry { carry in
-                        let c = dithering ? carry : nil
-                        let l = luminance.baseAddress!
-                        if whole, let runs {
-                            for run in runs.runs {
-                                let o = out.baseAddress! + run.led
-                                let k = c.map { $0 + run.led }
-                                if run.pixel < 0 {
-                                    // A black pixel, the same for each.
-                                    var zero: (UInt8, UInt8, UInt8) = (0, 0, 0)
-                                    withUnsafePointer(to: &zero) { z in
-                                        z.withMemoryRebound(to: UInt8.self, capacity: 3) {
-                                            Self.grey($0, stride: 0, count: run.count, luminance: l, scale: scale, carry: k, out: o)
+                fixedLuminance.withUnsafeBufferPointer { fixed in
+                    out.withUnsafeMutableBufferPointer { out in
+                        dither.withCarry { carry in
+                            let tables = GreyTables(fixed: fixed.baseAddress!, luminance: luminance.baseAddress!)
+                            let c = dithering ? carry : nil
+                            if whole, let runs {
+                                for run in runs.runs {
+                                    let o = out.baseAddress! + run.led
+                                    let k = c.map { $0 + run.led }
+                                    if run.pixel < 0 {
+                                        // A black pixel, the same for each.
+                                        var zero: (UInt8, UInt8, UInt8) = (0, 0, 0)
+                                        withUnsafePointer(to: &zero) { z in
+                                            z.withMemoryRebound(to: UInt8.self, capacity: 3) {
+                                                Self.grey($0, stride: 0, count: run.count, tables: tables, scale: scale, full: full, carry: k, out: o)
+                                            }
                                         }
+                                    } else {
+                                        Self.grey(
+                                            pixels.baseAddress! + run.pixel * 3, stride: run.step * 3, count: run.count,
+                                            tables: tables, scale: scale, full: full, carry: k, out: o)
                                     }
-                                } else {
-                                    Self.grey(
-                                        pixels.baseAddress! + run.pixel * 3, stride: run.step * 3, count: run.count,
-                                        luminance: l, scale: scale, carry: k, out: o)
                                 }
-                            }
-                        } else {
-                            map.source.withUnsafeBufferPointer { source in
-                                Self.grey(
-                                    pixels: pixels, source: source, luminance: l, scale: scale, carry: c,
-                                    out: out.baseAddress!)
+                            } else {
+                                map.source.withUnsafeBufferPointer { source in
+                                    Self.grey(
+                                        pixels: pixels, source: source, tables: tables, scale: scale, carry: c,
+                                        out: out.baseAddress!)
+                                }
                             }
                         }
                     }
@@ -288,27 +335,98 @@ public struct LEDPipeline: Sendable {
         }
     }
 
-    /// Grey along one run of the map.
+    /// `grey`'s two tables of each channel byte's weighted level: in fixed point, and as
+    /// the doubles the fixed point stands for.
+    struct GreyTables {
+        let fixed: UnsafePointer<UInt64>
+        let luminance: UnsafePointer<Double>
+    }
+
+    /// What `fixedLuminance`'s red entries add: a half, so the sum's integer part is the
+    /// rounded level, and 16 units, so a sum whose low 32 bits are at least 32 lies at least
+    /// 16 units from every rounding boundary (`fixedGreyLevel`).
+    static let greyBias: UInt64 = 0x8000_0000 + 16
+
+    /// The luminance level of a pixel's red, green and blue bytes, rounded half
+    /// away from zero: what `greyLevel` makes of the double sum, from integers. Each fixed
+    /// entry is within half a unit (2^-32) of its double, so the fixed sum is within 1.5
+    /// units of the exact sum of the three doubles; the double sum is within 2^-37 (two
+    /// roundings of half an ulp below 65536), so of the fixed sum within 4 units. Away
+    /// from a half (the sum's low 32 bits, after the bias, at least 32: the unbiased sum at
+    /// least 16 units from a half, on either side), both round the same way and the level
+    /// is the high bits. Within 16 units of a half (about 1 triple in 5,000 of the 2^24,
+    /// among them the exact halves), the doubles are added and rounded as `greyLevel` does.
+    @inline(__always)
+    static func fixedGreyLevel(_ red: Int, _ green: Int, _ blue: Int, tables: GreyTables) -> UInt32 {
+        let (r, g, b) = (red, 256 &+ green, 512 &+ blue)
+        let sum = tables.fixed[r] &+ tables.fixed[g] &+ tables.fixed[b]
+        guard _fastPath(UInt32(truncatingIfNeeded: sum) >= 32) else {
+            return nearHalf(tables.luminance[r] + tables.luminance[g] + tables.luminance[b])
+        }
+        return UInt32(truncatingIfNeeded: sum &>> 32)
+    }
+
+    /// `greyLevel` at full scale, out of the loop (it is seldom taken).
+    @inline(never)
+    static func nearHalf(_ y: Double) -> UInt32 { UInt32(greyLevel(y, scale: 65536)) }
+
+    /// One LED's grey byte from its level (`fixedGreyLevel`): scaled (`full`: the scale is
+    /// full brightness, nothing to do), then dithered with its carry or rounded.
+    @inline(__always)
+    private static func greyByte(
+        _ level: UInt32, scale: UInt32, full: Bool, carry: UnsafeMutablePointer<UInt8>?, out: UnsafeMutablePointer<UInt8>
+    ) {
+        let scaled = full ? UInt16(truncatingIfNeeded: level) : DisplaySetting.scaled(UInt16(truncatingIfNeeded: level), by: scale)
+        if let carry {
+            let sum = TemporalDither.steps(scaled) &+ UInt16(carry.pointee)
+            carry.pointee = UInt8(truncatingIfNeeded: sum)
+            out.pointee = UInt8(truncatingIfNeeded: sum &>> 8)
+        } else {
+            out.pointee = TemporalDither.round(scaled)
+        }
+    }
+
+    /// Grey along one run of the map: the loop made for full brightness or a scale and for
+    /// dithering or not (so neither test is in it), four LEDs a turn.
     private static func grey(
-        _ first: UnsafePointer<UInt8>, stride: Int, count: Int, luminance: UnsafePointer<Double>, scale: UInt32,
+        _ first: UnsafePointer<UInt8>, stride: Int, count: Int, tables: GreyTables, scale: UInt32, full: Bool,
         carry: UnsafeMutablePointer<UInt8>?, out: UnsafeMutablePointer<UInt8>
     ) {
-        let green = luminance + 256, blue = luminance + 512
+        switch (full, carry) {
+        case (true, let carry?):
+            greyAlong(first, stride: stride, count: count, tables: tables, scale: scale, full: true, carry: carry, out: out)
+        case (true, nil):
+            greyAlong(first, stride: stride, count: count, tables: tables, scale: scale, full: true, carry: nil, out: out)
+        case (false, let carry?):
+            greyAlong(first, stride: stride, count: count, tables: tables, scale: scale, full: false, carry: carry, out: out)
+        case (false, nil):
+            greyAlong(first, stride: stride, count: count, tables: tables, scale: scale, full: false, carry: nil, out: out)
+        }
+    }
+
+    @inline(__always)
+    private static func greyAlong(
+        _ first: UnsafePointer<UInt8>, stride: Int, count: Int, tables: GreyTables, scale: UInt32, full: Bool,
+        carry: UnsafeMutablePointer<UInt8>?, out: UnsafeMutablePointer<UInt8>
+    ) {
+        @inline(__always)
+        func led(_ p: UnsafePointer<UInt8>, _ i: Int) {
+            greyByte(fixedGreyLevel(Int(p[0]), Int(p[1]), Int(p[2]), tables: tables), scale: scale, full: full, carry: carry.map { $0 + i }, out: out + i)
+        }
         var p = first
-        if let carry {
-            for led in 0..<count {
-                let level = greyLevel(luminance[Int(p[0])] + green[Int(p[1])] + blue[Int(p[2])], scale: scale)
-                let sum = TemporalDither.steps(level) &+ UInt16(carry[led])
-                carry[led] = UInt8(truncatingIfNeeded: sum)
-                out[led] = UInt8(truncatingIfNeeded: sum &>> 8)
-                p += stride
-            }
-        } else {
-            for led in 0..<count {
-                out[led] = TemporalDither.round(
-                    greyLevel(luminance[Int(p[0])] + green[Int(p[1])] + blue[Int(p[2])], scale: scale))
-                p += stride
-            }
+        var i = 0
+        while i &+ 4 <= count {
+            led(p, i)
+            led(p + stride, i &+ 1)
+            led(p + 2 &* stride, i &+ 2)
+            led(p + 3 &* stride, i &+ 3)
+            p += 4 &* stride
+            i &+= 4
+        }
+        while i < count {
+            led(p, i)
+            p += stride
+            i &+= 1
         }
     }
 
@@ -339,22 +457,15 @@ public struct LEDPipeline: Sendable {
 
     /// Grey LED by LED over the map.
     private static func grey(
-        pixels: UnsafeBufferPointer<UInt8>, source: UnsafeBufferPointer<Int32>, luminance: UnsafePointer<Double>,
+        pixels: UnsafeBufferPointer<UInt8>, source: UnsafeBufferPointer<Int32>, tables: GreyTables,
         scale: UInt32, carry: UnsafeMutablePointer<UInt8>?, out: UnsafeMutablePointer<UInt8>
     ) {
         let inFrame = UInt32(truncatingIfNeeded: pixels.count / 3)
         let base = pixels.baseAddress
+        let full = scale >= 65536
         for led in 0..<source.count {
-            let index = source[led]
-            let (r, g, b) = mapped(index, in: base, inFrame: inFrame)
-            let level = greyLevel(luminance[r] + luminance[256 + g] + luminance[512 + b], scale: scale)
-            if let carry {
-                let sum = TemporalDither.steps(level) &+ UInt16(carry[led])
-                carry[led] = UInt8(truncatingIfNeeded: sum)
-                out[led] = UInt8(truncatingIfNeeded: sum &>> 8)
-            } else {
-                out[led] = TemporalDither.round(level)
-            }
+            let (r, g, b) = mapped(source[led], in: base, inFrame: inFrame)
+            greyByte(fixedGreyLevel(r, g, b, tables: tables), scale: scale, full: full, carry: carry.map { $0 + led }, out: out + led)
         }
     }
 }

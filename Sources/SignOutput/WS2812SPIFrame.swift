@@ -106,9 +106,15 @@ public struct WS2812SPIFrame: Sendable, Equatable {
         precondition(resetBytes >= 1, "the reset gap takes the last pattern's spare byte")
         stored.withUnsafeBufferPointer { table in
             out.withUnsafeMutableBytes { o in
-                pipeline.colour(
-                    frame, scale: scale, leds: 0..<leds,
-                    as: WS2812Layout(patterns: table.baseAddress!, bytesPerByte: bytesPerByte), into: o.baseAddress!)
+                if bytesPerByte == 3 {
+                    pipeline.colour(
+                        frame, scale: scale, leds: 0..<leds, as: WS2812Layout<ThreeSPIBytes>(patterns: table.baseAddress!),
+                        into: o.baseAddress!)
+                } else {
+                    pipeline.colour(
+                        frame, scale: scale, leds: 0..<leds, as: WS2812Layout<FourSPIBytes>(patterns: table.baseAddress!),
+                        into: o.baseAddress!)
+                }
                 (o.baseAddress! + data).initializeMemory(as: UInt8.self, repeating: 0, count: size - data)
             }
         }
