@@ -183,12 +183,10 @@ struct Blitter {
 
         @inline(__always)
         init(_ spread: UInt64) {
-            let (r, b, g, a) = (
-                UInt16(spread & 0xFF), UInt16(spread >> 16 & 0xFF), UInt16(spread >> 32 & 0xFF), UInt16(spread >> 48)
-            )
-            even = SIMD8(r, b, r, b, r, b, r, b)
-            odd = SIMD8(g, a, g, a, g, a, g, a)
-            opaque = a == 255
+            // r, b and g, a are the spread's two 32-bit halves: each copied to the four pixels.
+            even = unsafeBitCast(SIMD4<UInt32>(repeating: UInt32(truncatingIfNeeded: spread)), to: SIMD8<UInt16>.self)
+            odd = unsafeBitCast(SIMD4<UInt32>(repeating: UInt32(truncatingIfNeeded: spread >> 32)), to: SIMD8<UInt16>.self)
+            opaque = spread >> 48 == 255
         }
     }
 

@@ -27,9 +27,10 @@ enum DiscTable {
     }
 
     /// Every entry, from `ShapeBrush.disc` and `ShapeBrush.factors` (the same bits the brush
-    /// computes for a disc centred there), 10 KB a size, made on first use.
+    /// computes for a disc centred there), 10 KB a size, made on first use; and 8 bytes more
+    /// (eight bytes are read from any column of a row, the last entry's too).
     static let factors: [UInt8] = {
-        var table = [UInt8](repeating: 0, count: sizes * 256 * entryBytes)
+        var table = [UInt8](repeating: 0, count: sizes * 256 * entryBytes + 8)
         for size in 0..<sizes {
             let half = Float(Double(size + 2) / 4)
             let edge = max(half, 0.5) + 0.5

@@ -10,7 +10,10 @@ public struct ShapeBrush {
     /// Where paints may land: the clip's pixels, cut to the canvas and to the mask.
     let x0: Int, y0: Int, x1: Int, y1: Int
     let additive: Bool
-    var damage: Damage.Spans
+    /// The union of the boxes drawn (`x0 >= x1`: none), marked as the canvas's damage once
+    /// when the brush is done rather than row by row a shape: a batch's particles overlap and
+    /// fill the rows between them, and the frame's writing out reads a span a row anyway.
+    var drawn: (x0: Int, y0: Int, x1: Int, y1: Int) = (Int.max, Int.max, Int.min, Int.min)
     /// `DiscTable.factors`, reached for the brush's life.
     let discs: UnsafePointer<UInt8>
     /// `SquareTable.factors`, reached for the brush's life.
@@ -86,7 +89,7 @@ public struct ShapeBrush {
         let by0 = max(Int(pixel: center.y - ay - 0.5, .down) &+ 1, y0)
         let by1 = min(Int(pixel: center.y + ay - 0.5, .up), y1)
         guard bx0 < bx1, by0 < by1 else { return }
-        damage.add(bx0, by0, bx1, by1)
+        mark(bx0, by0, bx1, by1)
         let spread = Canvas.spread(Canvas.pixel(color))
         let lanes = Blitter.Lanes(spread)
         // The first column's centre from the shape's, and each of four columns' from the first.
@@ -114,7 +117,9 @@ public struct ShapeBrush {
 
     /// A shape whose coverage is a table's entry (`DiscTable`, `SquareTable`): `entry`'s rows
     /// `rowBytes` apart, its first byte the pixel at `origin`, its nonzero bytes within `box`
-    /// (canvas pixels), in `color`.
+    /// (canvas pixels, at most 8 columns from `origin`, 8 bytes readable from any of them), in
+    /// `color`. A row's bytes are read and blended at once where eight columns from the box's
+    /// first lie on the canvas and no mask is read (the table's boxes are at most 5 wide).
     @inline(__always)
     mutating func drawTable(
         _ entry: UnsafePointer<UInt8>, rowBytes: Int, at origin: (x: Int, y: Int),
@@ -122,9 +127,31 @@ public struct ShapeBrush {
     ) {
         let bx0 = max(box.x0, x0), by0 = max(box.y0, y0), bx1 = min(box.x1, x1), by1 = min(box.y1, y1)
         guard bx0 < bx1, by0 < by1 else { return }
-        damage.add(bx0, by0, bx1, by1)
+        mark(bx0, by0, bx1, by1)
         let spread = Canvas.spread(Canvas.pixel(color))
         let lanes = Blitter.Lanes(spread)
+        if blitter.mask == nil, bx0 &+ 8 <= canvasWidth {
+            // The row's bytes from column bx0 up to bx1 (the box is 1 to 8 columns wide).
+            let keep = UInt64.max >> ((8 &- (bx1 &- bx0)) &* 8)
+            var bytes = entry + ((by0 &- origin.y) &* rowBytes &+ (bx0 &- origin.x))
+            for y in by0..<by1 {
+                let row = UnsafeRawPointer(bytes).loadUnaligned(as: UInt64.self) & keep
+                bytes += rowBytes
+                if row == 0 { continue }
+                let coverage = Blitter.Row.widened(row)
+                let line = blitter.row(y)
+                if additive {
+                    let words = unsafeBitCast(coverage, to: SIMD2<UInt64>.self)
+                    if words[0] != 0 { Self.add(lanes, factors: Blitter.Row.pairs(coverage.lowHalf), at: line.dst + bx0) }
+                    if words[1] != 0 {
+                        Self.add(lanes, factors: Blitter.Row.pairs(coverage.highHalf), at: line.dst + (bx0 &+ 4))
+                    }
+                } else {
+                    line.blend(lanes, coverage: coverage, at: bx0)
+                }
+            }
+            return
+        }
         let columns = SIMD4<UInt32>(0, 1, 2, 3)
         // Four columns blended at once where they all lie on the canvas and no mask is read.
         let whole = blitter.mask == nil ? canvasWidth - 4 : Int.min
@@ -141,6 +168,12 @@ public struct ShapeBrush {
                 x &+= 4
             }
         }
+    }
+
+    /// Adds `x0..<x1` by `y0..<y1` to the boxes drawn.
+    @inline(__always)
+    mutating func mark(_ x0: Int, _ y0: Int, _ x1: Int, _ y1: Int) {
+        drawn = (min(drawn.x0, x0), min(drawn.y0, y0), max(drawn.x1, x1), max(drawn.y1, y1))
     }
 
     /// The colour at four factors (0...255) on four pixels of `row` from column `x`, none at or
@@ -242,10 +275,11 @@ extension Canvas {
                 Self.reach(&pixels, &damage, mask) { pixels, spans, maskBase in
                     var brush = ShapeBrush(
                         blitter: Blitter(pixels: pixels, width: w, mask: mask, maskBase: maskBase), canvasWidth: w,
-                        x0: b.x0, y0: b.y0, x1: b.x1, y1: b.y1, additive: blend == .additive, damage: spans,
+                        x0: b.x0, y0: b.y0, x1: b.x1, y1: b.y1, additive: blend == .additive,
                         discs: discs.baseAddress!, squares: squares.baseAddress!)
                     let result = body(&brush)
-                    spans = brush.damage
+                    let d = brush.drawn
+                    if d.x0 < d.x1 { spans.add(d.x0, d.y0, d.x1, d.y1) }
                     return result
                 }
             }

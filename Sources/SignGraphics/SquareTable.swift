@@ -45,7 +45,8 @@ enum SquareTable {
         (((size &* turns &+ turn) &* phases &+ phaseY) &* phases &+ phaseX) &* entryBytes
     }
 
-    /// Every entry, and 4 bytes more (four bytes are read from any column of a row).
+    /// Every entry, and 4 bytes more (four bytes are read from any column of a row; eight from
+    /// a column of the box, which ends within the entry).
     static let factors: [UInt8] = {
         var table = [UInt8](repeating: 0, count: sizes * turns * phases * phases * entryBytes + 4)
         for size in 0..<sizes {
