@@ -17,6 +17,7 @@ import math
 import sys
 
 import cairo
+from cairo_projection import project
 
 
 def taps(sigma, phase):
@@ -41,18 +42,7 @@ def main():
     ictx.paint()
     image.flush()
 
-    board = cairo.ImageSurface(cairo.FORMAT_ARGB32, w, h)
-    ctx = cairo.Context(board)
-    ctx.translate(*job["position"])
-    ctx.rotate(job["angle"] * math.pi / 180)
-    ctx.scale(job["scale"], job["scale"])
-    ctx.translate(-job["anchor"][0], -job["anchor"][1])
-    ctx.set_source_surface(image, 0, 0)
-    pattern = ctx.get_source()
-    pattern.set_filter(cairo.FILTER_BILINEAR)
-    pattern.set_extend(cairo.EXTEND_NONE)
-    ctx.paint()
-    board.flush()
+    board = project(image, job)
     data = board.get_data()
     stride = board.get_stride()
     # Premultiplied b, g, r, a of the projected layer.

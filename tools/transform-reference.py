@@ -12,6 +12,7 @@ import json
 import sys
 
 import cairo
+from cairo_projection import project
 
 
 def main():
@@ -31,20 +32,7 @@ def main():
     image.mark_dirty()
 
     w, h = job["width"], job["height"]
-    board = cairo.ImageSurface(cairo.FORMAT_ARGB32, w, h)
-    ctx = cairo.Context(board)
-    ctx.set_source_rgb(0, 0, 0)
-    ctx.paint()
-    ctx.translate(*job["position"])
-    ctx.rotate(job["angle"] * 3.141592653589793 / 180)
-    ctx.scale(job["scale"], job["scale"])
-    ctx.translate(-job["anchor"][0], -job["anchor"][1])
-    ctx.set_source_surface(image, 0, 0)
-    pattern = ctx.get_source()
-    pattern.set_filter(cairo.FILTER_BILINEAR)
-    pattern.set_extend(cairo.EXTEND_NONE)
-    ctx.paint()
-    board.flush()
+    board = project(image, job, background=(0, 0, 0))
 
     out = board.get_data()
     bs = board.get_stride()
