@@ -9,20 +9,22 @@ import Testing
 /// the byte-by-byte sums.
 @Suite("Strip frames straight from the frame")
 struct DirectStripFramingTests {
-    /// A pipeline in R, G, B order and one in `order`, both dithering.
-    static func pipelines(_ map: PixelMap, _ order: ColourOrder) -> (LEDPipeline, LEDPipeline) {
-        let rgb = LEDPipeline(map: map, correction: ColorCorrection(), dithering: true)
+    /// A pipeline in R, G, B order and one in `order`, both dithering or both not.
+    static func pipelines(_ map: PixelMap, _ order: ColourOrder, dithering: Bool = true) -> (LEDPipeline, LEDPipeline) {
+        let rgb = LEDPipeline(map: map, correction: ColorCorrection(), dithering: dithering)
         return (rgb, rgb.ordered(order))
     }
 
-    @Test("APA102 and SK9822 frames straight from the frame equal those of the coloured bytes, in every order")
-    func apa102() {
+    @Test(
+        "APA102 and SK9822 frames straight from the frame equal those of the coloured bytes, in every order, dithering on and off (the loop without carries, and APA102's lanes, which differ from the wire's order)",
+        arguments: [true, false])
+    func apa102(dithering: Bool) {
         let (w, h) = (40, 12)
         for map in DirectFramingTests.maps(w, h) {
             for name in ColourOrder.names {
                 let order = ColourOrder(name)!
                 for chip in APA102Frame.Chip.allCases {
-                    var (rgb, wire) = Self.pipelines(map, order)
+                    var (rgb, wire) = Self.pipelines(map, order, dithering: dithering)
                     var a: [UInt8] = [], b: [UInt8] = [], leds: [UInt8] = []
                     for (k, scale) in DirectFramingTests.scales.enumerated() {
                         let frame = DirectFramingTests.frame(w, h, k)
@@ -30,29 +32,31 @@ struct DirectStripFramingTests {
                         APA102Frame.encode(frame, scale: scale, brightness: brightness, chip: chip, through: &wire, into: &a)
                         rgb.colour(frame, scale: scale, into: &leds)
                         APA102Frame.encode(leds, brightness: brightness, order: order, chip: chip, into: &b)
-                        #expect(a == b, "\(name) \(chip) frame \(k)")
+                        #expect(a == b, "\(name) \(chip) dithering \(dithering) frame \(k)")
                     }
                 }
             }
         }
     }
 
-    @Test("WS2812 SPI patterns straight from the frame equal those of the coloured bytes, 3 and 4 bits a bit")
-    func ws2812() {
+    @Test(
+        "WS2812 SPI patterns straight from the frame equal those of the coloured bytes, 3 and 4 bits a bit, dithering on and off",
+        arguments: [true, false])
+    func ws2812(dithering: Bool) {
         let (w, h) = (40, 12)
         for map in DirectFramingTests.maps(w, h) {
             for speed in [2_400_000, 3_200_000] {
                 let patterns = WS2812SPIFrame(speedHz: speed)!
                 for name in ["GRB", "RGB", "BRG"] {
                     let order = ColourOrder(name)!
-                    var (rgb, wire) = Self.pipelines(map, order)
+                    var (rgb, wire) = Self.pipelines(map, order, dithering: dithering)
                     var a = [UInt8](repeating: 0xEE, count: 7), b: [UInt8] = [], leds: [UInt8] = []
                     for (k, scale) in DirectFramingTests.scales.enumerated() {
                         let frame = DirectFramingTests.frame(w, h, k)
                         patterns.encode(frame, scale: scale, through: &wire, into: &a)
                         rgb.colour(frame, scale: scale, into: &leds)
                         patterns.encode(leds, order: order, into: &b)
-                        #expect(a == b, "\(speed) Hz \(name) frame \(k)")
+                        #expect(a == b, "\(speed) Hz \(name) dithering \(dithering) frame \(k)")
                     }
                 }
             }
