@@ -225,15 +225,19 @@ public struct LEDPipeline: Sendable {
         }
     }
 
-    /// `along` with dithering for a layout that looks its bytes up (`LEDLayout.looksUp`, at
-    /// least 8 LEDs): four LEDs' sums a turn, each group written the turn after, so a pattern
-    /// look-up comes long after the loads its index waits on (the pixel's bytes, its three
-    /// entries and its carry) and finds them done. Written straight after its sum, an LED's
-    /// look-ups wait in the core's queues behind those loads and hold up the loads after them:
-    /// 1.46 against 1.62 ns an LED in a stand-alone loop of WS2812's kernel. The pixel's red
-    /// and green are read as one 16-bit word (the two bytes of a pixel, never past it): a load
-    /// fewer for two instructions. LEDs are written in their order, as `WS2812Layout`'s spare
-    /// byte needs.
+    /// `along` with dithering for a layout that looks its bytes up (`LEDLayout.looksUp`), on
+    /// a run of at least 8 LEDs along a row, forwards or back: four LEDs a turn, each LED
+    /// written the turn after its sum, so a pattern look-up comes long after the loads its
+    /// index waits on (the pixel's bytes, its three entries and its carry) and finds them
+    /// done. Written straight after its sum, an LED's look-ups wait in the core's queues
+    /// behind those loads and hold up the loads after them: 1.46 against 1.62 ns an LED in a
+    /// stand-alone loop of WS2812's kernel. The pixel's red and green are read as one 16-bit
+    /// word (two bytes of the pixel, never past it): a load fewer for two instructions. LEDs
+    /// are written in their order, as `WS2812Layout`'s spare byte needs.
+    ///
+    /// A function of its own, with the stride a constant: inlined into the loop over the runs,
+    /// or with the stride a variable, the four sums and the mask went to the stack every turn
+    /// (1.75 ns an LED, against 1.44 as it is).
     @inline(never)
     private static func alongLate<Layout: LEDLayout>(
         _ first: UnsafePointer<UInt8>, forwards: Bool, count: Int, lanes: UnsafePointer<UInt64>,
