@@ -7,12 +7,17 @@ protocol LEDLayout {
     /// Whether the wire's second byte is in lane 2 and its third in lane 1 (its first in
     /// lane 0 as ever), because `write` puts them in place with fewer instructions so.
     static var swapsLastTwoLanes: Bool { get }
+    /// Whether `write` looks its bytes up in a table by the shown bytes: then the colour loop
+    /// writes each LED a turn after its sum (`LEDPipeline.alongLate`), so the look-ups wait
+    /// on no load still under way.
+    static var looksUp: Bool { get }
     /// Writes the LED whose lane word is `sum` at `at`.
     func write(_ sum: UInt64, at: UnsafeMutablePointer<UInt8>)
 }
 
 extension LEDLayout {
     static var swapsLastTwoLanes: Bool { false }
+    static var looksUp: Bool { false }
 }
 
 /// The LED's three bytes, in lane order: what most wires carry.
@@ -59,6 +64,8 @@ struct WS2812Layout<Width: WS2812PatternWidth>: LEDLayout {
     let patterns: UnsafePointer<UInt32>
 
     var size: Int { 3 * Width.bytes }
+
+    static var looksUp: Bool { true }
 
     @inline(__always)
     func write(_ sum: UInt64, at o: UnsafeMutablePointer<UInt8>) {
