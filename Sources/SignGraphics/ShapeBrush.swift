@@ -31,10 +31,58 @@ public struct ShapeBrush {
         round: Bool, width spriteWidth: Double, height spriteHeight: Double, center: Point, scale: Double,
         angle: Double, color: SIMD4<Float>
     ) {
+        guard color[3] > 0 else { return }
+        draw(
+            round: round, width: spriteWidth, height: spriteHeight, x: center.x, y: center.y, scale: scale,
+            angle: angle, pixel: Canvas.pixel(color))
+    }
+
+    /// Draws `count` shapes from `shapes` in turn, as `draw(round:width:height:center:scale:angle:color:)`
+    /// draws each (its colour already a pixel, `Canvas.pixel` of one whose alpha is above 0):
+    /// a batch's loop in this module, so that each shape's table look-up and blends are
+    /// compiled into it rather than called a shape.
+    public mutating func draw(_ shapes: UnsafePointer<Shape>, count: Int) {
+        for i in 0..<count {
+            let s = shapes + i
+            draw(
+                round: s.pointee.round, width: s.pointee.width, height: s.pointee.height, x: s.pointee.x,
+                y: s.pointee.y, scale: s.pointee.scale, angle: s.pointee.angle, pixel: s.pointee.pixel)
+        }
+    }
+
+    /// One shape of a batch (`draw(_:count:)`): a circle (`round`) or a rectangle `width` x
+    /// `height` px before `scale`, centred at `x`, `y` on the canvas, turned by `angle`
+    /// radians, in `pixel` (premultiplied, its alpha above 0 before rounding).
+    public struct Shape {
+        public var x: Double
+        public var y: Double
+        public var width: Double
+        public var height: Double
+        public var scale: Double
+        public var angle: Double
+        public var pixel: Canvas.Pixel
+        public var round: Bool
+
+        @inlinable
+        public init(
+            round: Bool, width: Double, height: Double, x: Double, y: Double, scale: Double, angle: Double,
+            pixel: Canvas.Pixel
+        ) {
+            (self.round, self.width, self.height, self.x, self.y) = (round, width, height, x, y)
+            (self.scale, self.angle, self.pixel) = (scale, angle, pixel)
+        }
+    }
+
+    /// The same with the colour as a pixel and the centre as its two coordinates.
+    @inline(__always)
+    mutating func draw(
+        round: Bool, width spriteWidth: Double, height spriteHeight: Double, x centerX: Double, y centerY: Double,
+        scale: Double, angle: Double, pixel: Canvas.Pixel
+    ) {
+        let center = Point(x: centerX, y: centerY)
         // Far larger than any board is as large as that: every sum below stays finite.
         let w = min(spriteWidth * scale, Canvas.largestSprite), h = min(spriteHeight * scale, Canvas.largestSprite)
-        guard w > 0, h > 0, w.isFinite, h.isFinite, color[3] > 0, center.x.isFinite, center.y.isFinite,
-            angle.isFinite
+        guard w > 0, h > 0, w.isFinite, h.isFinite, center.x.isFinite, center.y.isFinite, angle.isFinite
         else { return }
         // A disc 1 to 3 px across in steps of half a pixel has its coverage from a table, its
         // centre taken to the nearest 1/16 px (its bounds too, so the table and the arithmetic
@@ -55,7 +103,7 @@ public struct ShapeBrush {
                     box: (
                         ((qx &- 8 &- e) >> 4) &+ 1, ((qy &- 8 &- e) >> 4) &+ 1, (qx &- 8 &+ e &+ 15) >> 4,
                         (qy &- 8 &+ e &+ 15) >> 4
-                    ), color: color)
+                    ), pixel: pixel)
             }
             let qx = Int(Self.nearest(center.x * 8)), qy = Int(Self.nearest(center.y * 8))
             let (ox, oy) = ((qx >> 3) &- 2, (qy >> 3) &- 2)
@@ -65,7 +113,7 @@ public struct ShapeBrush {
             let b = Int(UnsafeRawPointer(entry + SquareTable.boxOffset).loadUnaligned(as: UInt32.self))
             return drawTable(
                 entry, rowBytes: SquareTable.rowBytes, at: (ox, oy),
-                box: (ox &+ (b & 0xFF), oy &+ (b >> 8 & 0xFF), ox &+ (b >> 16 & 0xFF), oy &+ (b >> 24)), color: color)
+                box: (ox &+ (b & 0xFF), oy &+ (b >> 8 & 0xFF), ox &+ (b >> 16 & 0xFF), oy &+ (b >> 24)), pixel: pixel)
         }
         let hw = Float(w / 2), hh = Float(h / 2)
         let fx = min(1, 2 * hw), fy = min(1, 2 * hh)
@@ -90,7 +138,7 @@ public struct ShapeBrush {
         let by1 = min(Int(pixel: center.y + ay - 0.5, .up), y1)
         guard bx0 < bx1, by0 < by1 else { return }
         mark(bx0, by0, bx1, by1)
-        let spread = Canvas.spread(Canvas.pixel(color))
+        let spread = Canvas.spread(pixel)
         let lanes = Blitter.Lanes(spread)
         // The first column's centre from the shape's, and each of four columns' from the first.
         let left = Float(Double(bx0) + 0.5 - center.x), columns = SIMD4<Float>(0, 1, 2, 3)
@@ -118,17 +166,17 @@ public struct ShapeBrush {
     /// A shape whose coverage is a table's entry (`DiscTable`, `SquareTable`): `entry`'s rows
     /// `rowBytes` apart, its first byte the pixel at `origin`, its nonzero bytes within `box`
     /// (canvas pixels, at most 8 columns from `origin`, 8 bytes readable from any of them), in
-    /// `color`. A row's bytes are read and blended at once where eight columns from the box's
+    /// `pixel`. A row's bytes are read and blended at once where eight columns from the box's
     /// first lie on the canvas and no mask is read (the table's boxes are at most 5 wide).
     @inline(__always)
     mutating func drawTable(
         _ entry: UnsafePointer<UInt8>, rowBytes: Int, at origin: (x: Int, y: Int),
-        box: (x0: Int, y0: Int, x1: Int, y1: Int), color: SIMD4<Float>
+        box: (x0: Int, y0: Int, x1: Int, y1: Int), pixel: Canvas.Pixel
     ) {
         let bx0 = max(box.x0, x0), by0 = max(box.y0, y0), bx1 = min(box.x1, x1), by1 = min(box.y1, y1)
         guard bx0 < bx1, by0 < by1 else { return }
         mark(bx0, by0, bx1, by1)
-        let spread = Canvas.spread(Canvas.pixel(color))
+        let spread = Canvas.spread(pixel)
         let lanes = Blitter.Lanes(spread)
         if blitter.mask == nil, bx0 &+ 8 <= canvasWidth {
             // The row's bytes from column bx0 up to bx1 (the box is 1 to 8 columns wide).

@@ -33,18 +33,41 @@ extension Canvas {
                 }
             }
             // Built-in shapes only: the canvas reached once for all of them, each drawn from
-            // its numbers (the cell read in place, no sprite copied).
+            // its numbers (the cell read in place, no sprite copied). With the rings, the
+            // particles are put in a batch and the brush draws a batch in one loop of its own.
             withShapeBrush(clip: clip, mask: mask, blend: blend) { brush in
+                guard let rings else {
+                    return emitter.forEachParticle(at: t, births: nil) { p in
+                        guard let color = Self.color(of: p, opacity: opacity) else { return }
+                        let contents = cells.baseAddress! + p.cell
+                        let round: Bool
+                        if case .circle = contents.pointee.contents.look { round = true } else { round = false }
+                        brush.draw(
+                            round: round, width: contents.pointee.contents.width,
+                            height: contents.pointee.contents.height,
+                            center: Point(x: origin.x + p.position.x, y: origin.y + p.position.y), scale: p.scale,
+                            angle: p.angle, color: color)
+                    }
+                }
+                let shapes = rings.shapes
+                var count = 0
                 emitter.forEachParticle(at: t, births: rings) { p in
                     guard let color = Self.color(of: p, opacity: opacity) else { return }
                     let contents = cells.baseAddress! + p.cell
                     let round: Bool
                     if case .circle = contents.pointee.contents.look { round = true } else { round = false }
-                    brush.draw(
-                        round: round, width: contents.pointee.contents.width, height: contents.pointee.contents.height,
-                        center: Point(x: origin.x + p.position.x, y: origin.y + p.position.y), scale: p.scale,
-                        angle: p.angle, color: color)
+                    if count == ParticleBirths.batch {
+                        brush.draw(shapes, count: count)
+                        count = 0
+                    }
+                    (shapes + count).initialize(
+                        to: ShapeBrush.Shape(
+                            round: round, width: contents.pointee.contents.width,
+                            height: contents.pointee.contents.height, x: origin.x + p.position.x,
+                            y: origin.y + p.position.y, scale: p.scale, angle: p.angle, pixel: Canvas.pixel(color)))
+                    count &+= 1
                 }
+                brush.draw(shapes, count: count)
             }
         }
     }
