@@ -168,7 +168,8 @@ public struct ShapeBrush {
     /// (canvas pixels, at most 8 columns from `origin`, 8 bytes readable from any of them), in
     /// `pixel`. A row's bytes are read and blended at once where eight columns from the box's
     /// first lie on the canvas and no mask is read (the table's boxes are at most 5 wide).
-    @inline(__always)
+    // Transparent: `@inline(__always)` left it a call a shape, out of the batch's loop.
+    @_transparent
     mutating func drawTable(
         _ entry: UnsafePointer<UInt8>, rowBytes: Int, at origin: (x: Int, y: Int),
         box: (x0: Int, y0: Int, x1: Int, y1: Int), pixel: Canvas.Pixel

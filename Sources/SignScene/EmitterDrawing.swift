@@ -49,10 +49,29 @@ extension Canvas {
                             angle: p.angle, color: color)
                     }
                 }
-                let shapes = rings.shapes
+                let shapes = rings.shapes, fixed = rings.pixels
+                // A cell with no colour range or speed gives every particle its colour at every
+                // age: its pixel worked out once a frame (`same | pixel`, or `hidden`), the same
+                // bits as a particle's.
+                let same: UInt64 = 1 << 32, hidden: UInt64 = 1 << 33
+                for i in 0..<min(cells.count, EmitterContent.maxCells) {
+                    let cell = cells.baseAddress! + i
+                    fixed[i] = 0
+                    guard cell.pointee.colorRange == .zero, cell.pointee.colorSpeed == .zero else { continue }
+                    // `birth` adds the no range's spread of 0, and `particle(born:)` no speed's.
+                    let color = Self.color(Self.held(cell.pointee.color + SIMD4<Double>() + SIMD4<Double>()), opacity: opacity)
+                    fixed[i] = color.map { same | UInt64(Canvas.pixel($0)) } ?? hidden
+                }
                 var count = 0
                 emitter.forEachParticle(at: t, births: rings) { p in
-                    guard let color = Self.color(of: p, opacity: opacity) else { return }
+                    let kept = fixed[p.cell]
+                    let pixel: Canvas.Pixel
+                    if kept & same != 0 {
+                        pixel = Canvas.Pixel(truncatingIfNeeded: kept)
+                    } else {
+                        guard kept == 0, let color = Self.color(of: p, opacity: opacity) else { return }
+                        pixel = Canvas.pixel(color)
+                    }
                     let contents = cells.baseAddress! + p.cell
                     let round: Bool
                     if case .circle = contents.pointee.contents.look { round = true } else { round = false }
@@ -64,7 +83,7 @@ extension Canvas {
                         to: ShapeBrush.Shape(
                             round: round, width: contents.pointee.contents.width,
                             height: contents.pointee.contents.height, x: origin.x + p.position.x,
-                            y: origin.y + p.position.y, scale: p.scale, angle: p.angle, pixel: Canvas.pixel(color)))
+                            y: origin.y + p.position.y, scale: p.scale, angle: p.angle, pixel: pixel))
                     count &+= 1
                 }
                 brush.draw(shapes, count: count)
@@ -74,9 +93,23 @@ extension Canvas {
 
     /// A particle's colour premultiplied and times `opacity`; `nil` when it is transparent.
     @inline(__always)
-    static func color(of p: Particle, opacity: Float) -> SIMD4<Float>? {
-        let a = Float(p.color[3]) * opacity
+    static func color(of p: Particle, opacity: Float) -> SIMD4<Float>? { color(p.color, opacity: opacity) }
+
+    /// A straight colour (held to 0...1) premultiplied and times `opacity`; `nil` when it is
+    /// transparent.
+    @inline(__always)
+    static func color(_ c: SIMD4<Double>, opacity: Float) -> SIMD4<Float>? {
+        let a = Float(c[3]) * opacity
         guard a > 0 else { return nil }
-        return SIMD4(Float(p.color[0]) * a, Float(p.color[1]) * a, Float(p.color[2]) * a, a)
+        return SIMD4(Float(c[0]) * a, Float(c[1]) * a, Float(c[2]) * a, a)
+    }
+
+    /// Each lane held to 0...1 as `particle(born:)` holds a particle's colour.
+    @inline(__always)
+    static func held(_ c: SIMD4<Double>) -> SIMD4<Double> {
+        var color = c
+        color.replace(with: 0, where: color .< 0)
+        color.replace(with: 1, where: color .> 1)
+        return color
     }
 }

@@ -20,6 +20,9 @@ final class ParticleBirths: Sendable {
         /// Room for `batch` shapes: a frame's particles are put here, then drawn by the brush
         /// a batch at a time (`Canvas.draw(_:at:...)`).
         let shapes: UnsafeMutablePointer<ShapeBrush.Shape>
+        /// A pixel a cell (`EmitterContent.maxCells`), for a frame's cells whose particles
+        /// all share their colour.
+        let pixels: UnsafeMutablePointer<UInt64>
     }
 
     /// The shapes drawn at once: 14 KB, a batch's shapes still in the first-level cache when
@@ -62,7 +65,10 @@ final class ParticleBirths: Sendable {
                 index: -1, birth: 0, lifetime: 0, x: 0, y: 0, vx: 0, vy: 0, scale: 0, spin: 0, red: 0, green: 0,
                 blue: 0, alpha: 0), count: max(total, 1))
         let shapes = UnsafeMutablePointer<ShapeBrush.Shape>.allocate(capacity: Self.batch)
-        rings = Mutex(UnsafeRings(rings: Rings(slots: slots, offsets: offsets, masks: masks, shapes: shapes)))
+        let pixels = UnsafeMutablePointer<UInt64>.allocate(capacity: EmitterContent.maxCells)
+        pixels.initialize(repeating: 0, count: EmitterContent.maxCells)
+        rings = Mutex(
+            UnsafeRings(rings: Rings(slots: slots, offsets: offsets, masks: masks, shapes: shapes, pixels: pixels)))
     }
 
     deinit {
@@ -71,6 +77,7 @@ final class ParticleBirths: Sendable {
             kept.rings.offsets.deallocate()
             kept.rings.masks.deallocate()
             kept.rings.shapes.deallocate()
+            kept.rings.pixels.deallocate()
         }
     }
 
