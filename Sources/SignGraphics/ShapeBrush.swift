@@ -44,10 +44,35 @@ public struct ShapeBrush {
     public mutating func draw(_ shapes: UnsafePointer<Shape>, count: Int) {
         for i in 0..<count {
             let s = shapes + i
+            let table = s.pointee.table, x = s.pointee.x, y = s.pointee.y, angle = s.pointee.angle
+            // Its table known (`table(round:width:height:scale:)`): what `draw` finds, without
+            // the size's checks and look-up, when the centre and turn are within the table's
+            // reach (else `draw`, which finds what to do).
+            if table != 0, abs(x) < 0x1p40, abs(y) < 0x1p40, angle.isFinite, table < 16 || abs(angle) < 0x1p40 {
+                let p =
+                    table < 16
+                    ? disc(size: Int(table &- 1), center: Point(x: x, y: y))
+                    : square(size: Int(table &- 16), center: Point(x: x, y: y), angle: angle)
+                drawTable(
+                    p.entry, rowBytes: p.rowBytes, at: (p.ox, p.oy), box: (p.x0, p.y0, p.x1, p.y1),
+                    pixel: s.pointee.pixel)
+                continue
+            }
             draw(
-                round: s.pointee.round, width: s.pointee.width, height: s.pointee.height, x: s.pointee.x,
-                y: s.pointee.y, scale: s.pointee.scale, angle: s.pointee.angle, pixel: s.pointee.pixel)
+                round: s.pointee.round, width: s.pointee.width, height: s.pointee.height, x: x, y: y,
+                scale: s.pointee.scale, angle: angle, pixel: s.pointee.pixel)
         }
+    }
+
+    /// Which table a shape `width` x `height` px before `scale` has its coverage from, as
+    /// `Shape.table` says it (0: none, the arithmetic's or not drawn): the same for every shape
+    /// of that size, so that a batch of them is told it once.
+    public static func table(round: Bool, width: Double, height: Double, scale: Double) -> UInt8 {
+        let w = min(width * scale, Canvas.largestSprite), h = min(height * scale, Canvas.largestSprite)
+        guard w > 0, h > 0, w.isFinite, h.isFinite, w == h,
+            let size = round ? DiscTable.size(w) : SquareTable.size(w)
+        else { return 0 }
+        return UInt8(round ? 1 &+ size : 16 &+ size)
     }
 
     /// One shape of a batch (`draw(_:count:)`): a circle (`round`) or a rectangle `width` x
@@ -62,14 +87,17 @@ public struct ShapeBrush {
         public var angle: Double
         public var pixel: Canvas.Pixel
         public var round: Bool
+        /// `ShapeBrush.table(round:width:height:scale:)` of the shape, or 0 (worked out when
+        /// it is drawn).
+        public var table: UInt8
 
         @inlinable
         public init(
             round: Bool, width: Double, height: Double, x: Double, y: Double, scale: Double, angle: Double,
-            pixel: Canvas.Pixel
+            pixel: Canvas.Pixel, table: UInt8 = 0
         ) {
             (self.round, self.width, self.height, self.x, self.y) = (round, width, height, x, y)
-            (self.scale, self.angle, self.pixel) = (scale, angle, pixel)
+            (self.scale, self.angle, self.pixel, self.table) = (scale, angle, pixel, table)
         }
     }
 
@@ -92,28 +120,9 @@ public struct ShapeBrush {
         if w == h, abs(center.x) < 0x1p40, abs(center.y) < 0x1p40,
             let size = round ? DiscTable.size(w) : abs(angle) < 0x1p40 ? SquareTable.size(w) : nil
         {
-            if round {
-                let qx = Int(Self.nearest(center.x * 16)), qy = Int(Self.nearest(center.y * 16))
-                // The pixels whose centres lie within its edge (the radius and half a pixel), in
-                // sixteenths: what the arithmetic's bounds give, without four conversions.
-                let e = size &* 4 &+ 16
-                return drawTable(
-                    discs + DiscTable.entry(size: size, phaseX: qx & 15, phaseY: qy & 15), rowBytes: DiscTable.rowBytes,
-                    at: ((qx >> 4) &- 2, (qy >> 4) &- 2),
-                    box: (
-                        ((qx &- 8 &- e) >> 4) &+ 1, ((qy &- 8 &- e) >> 4) &+ 1, (qx &- 8 &+ e &+ 15) >> 4,
-                        (qy &- 8 &+ e &+ 15) >> 4
-                    ), pixel: pixel)
-            }
-            let qx = Int(Self.nearest(center.x * 8)), qy = Int(Self.nearest(center.y * 8))
-            let (ox, oy) = ((qx >> 3) &- 2, (qy >> 3) &- 2)
-            let entry =
-                squares + SquareTable.entry(size: size, turn: SquareTable.turn(angle), phaseX: qx & 7, phaseY: qy & 7)
-            // The entry's nonzero bytes: the pixels it covers.
-            let b = Int(UnsafeRawPointer(entry + SquareTable.boxOffset).loadUnaligned(as: UInt32.self))
+            let p = round ? disc(size: size, center: center) : square(size: size, center: center, angle: angle)
             return drawTable(
-                entry, rowBytes: SquareTable.rowBytes, at: (ox, oy),
-                box: (ox &+ (b & 0xFF), oy &+ (b >> 8 & 0xFF), ox &+ (b >> 16 & 0xFF), oy &+ (b >> 24)), pixel: pixel)
+                p.entry, rowBytes: p.rowBytes, at: (p.ox, p.oy), box: (p.x0, p.y0, p.x1, p.y1), pixel: pixel)
         }
         let hw = Float(w / 2), hh = Float(h / 2)
         let fx = min(1, 2 * hw), fy = min(1, 2 * hh)
@@ -161,6 +170,43 @@ public struct ShapeBrush {
                 x &+= 4
             }
         }
+    }
+
+    /// Where a table shape's coverage is: its entry, `rowBytes` a row, its first byte the pixel
+    /// at `ox`, `oy`, its nonzero bytes within `x0..<x1` by `y0..<y1` (not yet cut to the clip).
+    struct Placed {
+        var entry: UnsafePointer<UInt8>
+        var rowBytes: Int
+        var ox: Int, oy: Int
+        var x0: Int, y0: Int, x1: Int, y1: Int
+    }
+
+    /// A disc of `DiscTable`'s `size` centred at `center` (within ±2^40), its centre taken to
+    /// the nearest 1/16 px: the pixels whose centres lie within its edge (the radius and half a
+    /// pixel), in sixteenths, what the arithmetic's bounds give, without four conversions.
+    @inline(__always)
+    func disc(size: Int, center: Point) -> Placed {
+        let qx = Int(Self.nearest(center.x * 16)), qy = Int(Self.nearest(center.y * 16))
+        let e = size &* 4 &+ 16
+        return Placed(
+            entry: discs + DiscTable.entry(size: size, phaseX: qx & 15, phaseY: qy & 15), rowBytes: DiscTable.rowBytes,
+            ox: (qx >> 4) &- 2, oy: (qy >> 4) &- 2, x0: ((qx &- 8 &- e) >> 4) &+ 1, y0: ((qy &- 8 &- e) >> 4) &+ 1,
+            x1: (qx &- 8 &+ e &+ 15) >> 4, y1: (qy &- 8 &+ e &+ 15) >> 4)
+    }
+
+    /// A square of `SquareTable`'s `size` centred at `center` and turned `angle` (both within
+    /// ±2^40), its centre taken to the nearest 1/8 px and its turn to the nearest step: the
+    /// entry's box of nonzero bytes, the pixels it covers.
+    @inline(__always)
+    func square(size: Int, center: Point, angle: Double) -> Placed {
+        let qx = Int(Self.nearest(center.x * 8)), qy = Int(Self.nearest(center.y * 8))
+        let (ox, oy) = ((qx >> 3) &- 2, (qy >> 3) &- 2)
+        let entry =
+            squares + SquareTable.entry(size: size, turn: SquareTable.turn(angle), phaseX: qx & 7, phaseY: qy & 7)
+        let b = Int(UnsafeRawPointer(entry + SquareTable.boxOffset).loadUnaligned(as: UInt32.self))
+        return Placed(
+            entry: entry, rowBytes: SquareTable.rowBytes, ox: ox, oy: oy, x0: ox &+ (b & 0xFF),
+            y0: oy &+ (b >> 8 & 0xFF), x1: ox &+ (b >> 16 & 0xFF), y1: oy &+ (b >> 24))
     }
 
     /// A shape whose coverage is a table's entry (`DiscTable`, `SquareTable`): `entry`'s rows

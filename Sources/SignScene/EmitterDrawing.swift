@@ -57,10 +57,22 @@ extension Canvas {
                 for i in 0..<min(cells.count, EmitterContent.maxCells) {
                     let cell = cells.baseAddress! + i
                     fixed[i] = 0
+                    // A cell with no scale range or speed gives every particle its scale (`birth`
+                    // adds a spread of 0, `particle(born:)` a speed of 0 times the age): the brush
+                    // told its table once a frame, in bits 40 to 47.
+                    if cell.pointee.scaleRange == 0, cell.pointee.scaleSpeed == 0 {
+                        let round: Bool
+                        if case .circle = cell.pointee.contents.look { round = true } else { round = false }
+                        let table = ShapeBrush.table(
+                            round: round, width: cell.pointee.contents.width, height: cell.pointee.contents.height,
+                            scale: (cell.pointee.scale + 0) * emitter.scale)
+                        fixed[i] = UInt64(table) << 40
+                    }
                     guard cell.pointee.colorRange == .zero, cell.pointee.colorSpeed == .zero else { continue }
                     // `birth` adds the no range's spread of 0, and `particle(born:)` no speed's.
-                    let color = Self.color(Self.held(cell.pointee.color + SIMD4<Double>() + SIMD4<Double>()), opacity: opacity)
-                    fixed[i] = color.map { same | UInt64(Canvas.pixel($0)) } ?? hidden
+                    let color = Self.color(
+                        Self.held(cell.pointee.color + SIMD4<Double>() + SIMD4<Double>()), opacity: opacity)
+                    fixed[i] |= color.map { same | UInt64(Canvas.pixel($0)) } ?? hidden
                 }
                 var count = 0
                 emitter.forEachParticle(at: t, births: rings) { p in
@@ -69,7 +81,7 @@ extension Canvas {
                     if kept & same != 0 {
                         pixel = Canvas.Pixel(truncatingIfNeeded: kept)
                     } else {
-                        guard kept == 0, let color = Self.color(of: p, opacity: opacity) else { return }
+                        guard kept & hidden == 0, let color = Self.color(of: p, opacity: opacity) else { return }
                         pixel = Canvas.pixel(color)
                     }
                     let contents = cells.baseAddress! + p.cell
@@ -83,7 +95,8 @@ extension Canvas {
                         to: ShapeBrush.Shape(
                             round: round, width: contents.pointee.contents.width,
                             height: contents.pointee.contents.height, x: origin.x + p.position.x,
-                            y: origin.y + p.position.y, scale: p.scale, angle: p.angle, pixel: pixel))
+                            y: origin.y + p.position.y, scale: p.scale, angle: p.angle, pixel: pixel,
+                            table: UInt8(truncatingIfNeeded: kept >> 40)))
                     count &+= 1
                 }
                 brush.draw(shapes, count: count)
