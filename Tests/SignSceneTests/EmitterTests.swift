@@ -304,6 +304,15 @@ struct EmitterTests {
         round.contents = Sprite(look: .circle, width: 2, height: 2)
         round.colorSpeed = SIMD4(0, -0.1, 0, -0.2)
         e.cells.append(round)
+        // One colour for all (its pixel worked out once a frame), sizes spread (no table known).
+        var plain = round
+        (plain.colorRange, plain.colorSpeed, plain.color) = (.zero, .zero, SIMD4(0.2, 0.9, 0.5, 0.7))
+        (plain.contents, plain.scaleRange) = (Sprite(look: .circle, width: 1.5, height: 1.5), 0.4)
+        e.cells.append(plain)
+        // Transparent throughout: nothing drawn.
+        var hidden = plain
+        (hidden.color, hidden.scaleRange) = (SIMD4(1, 1, 1, 0), 0)
+        e.cells.append(hidden)
         (e.shape, e.position, e.size) = (.line, Point(x: 24, y: 0), Size(width: 48, height: 0))
         for mode in EmitterContent.RenderMode.allCases {
             e.renderMode = mode
