@@ -31,10 +31,86 @@ public struct ShapeBrush {
         round: Bool, width spriteWidth: Double, height spriteHeight: Double, center: Point, scale: Double,
         angle: Double, color: SIMD4<Float>
     ) {
+        guard color[3] > 0 else { return }
+        draw(
+            round: round, width: spriteWidth, height: spriteHeight, x: center.x, y: center.y, scale: scale,
+            angle: angle, pixel: Canvas.pixel(color))
+    }
+
+    /// Draws `count` shapes from `shapes` in turn, as `draw(round:width:height:center:scale:angle:color:)`
+    /// draws each (its colour already a pixel, `Canvas.pixel` of one whose alpha is above 0):
+    /// a batch's loop in this module, so that each shape's table look-up and blends are
+    /// compiled into it rather than called a shape.
+    public mutating func draw(_ shapes: UnsafePointer<Shape>, count: Int) {
+        for i in 0..<count {
+            let s = shapes + i
+            let table = s.pointee.table, x = s.pointee.x, y = s.pointee.y, angle = s.pointee.angle
+            // Its table known (`table(round:width:height:scale:)`): what `draw` finds, without
+            // the size's checks and look-up, when the centre and turn are within the table's
+            // reach (else `draw`, which finds what to do).
+            if table != 0, abs(x) < 0x1p40, abs(y) < 0x1p40, angle.isFinite, table < 16 || abs(angle) < 0x1p40 {
+                let p =
+                    table < 16
+                    ? disc(size: Int(table &- 1), center: Point(x: x, y: y))
+                    : square(size: Int(table &- 16), center: Point(x: x, y: y), angle: angle)
+                drawTable(
+                    p.entry, rowBytes: p.rowBytes, at: (p.ox, p.oy), box: (p.x0, p.y0, p.x1, p.y1),
+                    pixel: s.pointee.pixel)
+                continue
+            }
+            draw(
+                round: s.pointee.round, width: s.pointee.width, height: s.pointee.height, x: x, y: y,
+                scale: s.pointee.scale, angle: angle, pixel: s.pointee.pixel)
+        }
+    }
+
+    /// Which table a shape `width` x `height` px before `scale` has its coverage from, as
+    /// `Shape.table` says it (0: none, the arithmetic's or not drawn): the same for every shape
+    /// of that size, so that a batch of them is told it once.
+    public static func table(round: Bool, width: Double, height: Double, scale: Double) -> UInt8 {
+        let w = min(width * scale, Canvas.largestSprite), h = min(height * scale, Canvas.largestSprite)
+        guard w > 0, h > 0, w.isFinite, h.isFinite, w == h,
+            let size = round ? DiscTable.size(w) : SquareTable.size(w)
+        else { return 0 }
+        return UInt8(round ? 1 &+ size : 16 &+ size)
+    }
+
+    /// One shape of a batch (`draw(_:count:)`): a circle (`round`) or a rectangle `width` x
+    /// `height` px before `scale`, centred at `x`, `y` on the canvas, turned by `angle`
+    /// radians, in `pixel` (premultiplied, its alpha above 0 before rounding).
+    public struct Shape {
+        public var x: Double
+        public var y: Double
+        public var width: Double
+        public var height: Double
+        public var scale: Double
+        public var angle: Double
+        public var pixel: Canvas.Pixel
+        public var round: Bool
+        /// `ShapeBrush.table(round:width:height:scale:)` of the shape, or 0 (worked out when
+        /// it is drawn).
+        public var table: UInt8
+
+        @inlinable
+        public init(
+            round: Bool, width: Double, height: Double, x: Double, y: Double, scale: Double, angle: Double,
+            pixel: Canvas.Pixel, table: UInt8 = 0
+        ) {
+            (self.round, self.width, self.height, self.x, self.y) = (round, width, height, x, y)
+            (self.scale, self.angle, self.pixel, self.table) = (scale, angle, pixel, table)
+        }
+    }
+
+    /// The same with the colour as a pixel and the centre as its two coordinates.
+    @inline(__always)
+    mutating func draw(
+        round: Bool, width spriteWidth: Double, height spriteHeight: Double, x centerX: Double, y centerY: Double,
+        scale: Double, angle: Double, pixel: Canvas.Pixel
+    ) {
+        let center = Point(x: centerX, y: centerY)
         // Far larger than any board is as large as that: every sum below stays finite.
         let w = min(spriteWidth * scale, Canvas.largestSprite), h = min(spriteHeight * scale, Canvas.largestSprite)
-        guard w > 0, h > 0, w.isFinite, h.isFinite, color[3] > 0, center.x.isFinite, center.y.isFinite,
-            angle.isFinite
+        guard w > 0, h > 0, w.isFinite, h.isFinite, center.x.isFinite, center.y.isFinite, angle.isFinite
         else { return }
         // A disc 1 to 3 px across in steps of half a pixel has its coverage from a table, its
         // centre taken to the nearest 1/16 px (its bounds too, so the table and the arithmetic
@@ -44,28 +120,9 @@ public struct ShapeBrush {
         if w == h, abs(center.x) < 0x1p40, abs(center.y) < 0x1p40,
             let size = round ? DiscTable.size(w) : abs(angle) < 0x1p40 ? SquareTable.size(w) : nil
         {
-            if round {
-                let qx = Int(Self.nearest(center.x * 16)), qy = Int(Self.nearest(center.y * 16))
-                // The pixels whose centres lie within its edge (the radius and half a pixel), in
-                // sixteenths: what the arithmetic's bounds give, without four conversions.
-                let e = size &* 4 &+ 16
-                return drawTable(
-                    discs + DiscTable.entry(size: size, phaseX: qx & 15, phaseY: qy & 15), rowBytes: DiscTable.rowBytes,
-                    at: ((qx >> 4) &- 2, (qy >> 4) &- 2),
-                    box: (
-                        ((qx &- 8 &- e) >> 4) &+ 1, ((qy &- 8 &- e) >> 4) &+ 1, (qx &- 8 &+ e &+ 15) >> 4,
-                        (qy &- 8 &+ e &+ 15) >> 4
-                    ), color: color)
-            }
-            let qx = Int(Self.nearest(center.x * 8)), qy = Int(Self.nearest(center.y * 8))
-            let (ox, oy) = ((qx >> 3) &- 2, (qy >> 3) &- 2)
-            let entry =
-                squares + SquareTable.entry(size: size, turn: SquareTable.turn(angle), phaseX: qx & 7, phaseY: qy & 7)
-            // The entry's nonzero bytes: the pixels it covers.
-            let b = Int(UnsafeRawPointer(entry + SquareTable.boxOffset).loadUnaligned(as: UInt32.self))
+            let p = round ? disc(size: size, center: center) : square(size: size, center: center, angle: angle)
             return drawTable(
-                entry, rowBytes: SquareTable.rowBytes, at: (ox, oy),
-                box: (ox &+ (b & 0xFF), oy &+ (b >> 8 & 0xFF), ox &+ (b >> 16 & 0xFF), oy &+ (b >> 24)), color: color)
+                p.entry, rowBytes: p.rowBytes, at: (p.ox, p.oy), box: (p.x0, p.y0, p.x1, p.y1), pixel: pixel)
         }
         let hw = Float(w / 2), hh = Float(h / 2)
         let fx = min(1, 2 * hw), fy = min(1, 2 * hh)
@@ -90,7 +147,7 @@ public struct ShapeBrush {
         let by1 = min(Int(pixel: center.y + ay - 0.5, .up), y1)
         guard bx0 < bx1, by0 < by1 else { return }
         mark(bx0, by0, bx1, by1)
-        let spread = Canvas.spread(Canvas.pixel(color))
+        let spread = Canvas.spread(pixel)
         let lanes = Blitter.Lanes(spread)
         // The first column's centre from the shape's, and each of four columns' from the first.
         let left = Float(Double(bx0) + 0.5 - center.x), columns = SIMD4<Float>(0, 1, 2, 3)
@@ -115,20 +172,58 @@ public struct ShapeBrush {
         }
     }
 
+    /// Where a table shape's coverage is: its entry, `rowBytes` a row, its first byte the pixel
+    /// at `ox`, `oy`, its nonzero bytes within `x0..<x1` by `y0..<y1` (not yet cut to the clip).
+    struct Placed {
+        var entry: UnsafePointer<UInt8>
+        var rowBytes: Int
+        var ox: Int, oy: Int
+        var x0: Int, y0: Int, x1: Int, y1: Int
+    }
+
+    /// A disc of `DiscTable`'s `size` centred at `center` (within ±2^40), its centre taken to
+    /// the nearest 1/16 px: the pixels whose centres lie within its edge (the radius and half a
+    /// pixel), in sixteenths, what the arithmetic's bounds give, without four conversions.
+    @inline(__always)
+    func disc(size: Int, center: Point) -> Placed {
+        let qx = Int(Self.nearest(center.x * 16)), qy = Int(Self.nearest(center.y * 16))
+        let e = size &* 4 &+ 16
+        return Placed(
+            entry: discs + DiscTable.entry(size: size, phaseX: qx & 15, phaseY: qy & 15), rowBytes: DiscTable.rowBytes,
+            ox: (qx >> 4) &- 2, oy: (qy >> 4) &- 2, x0: ((qx &- 8 &- e) >> 4) &+ 1, y0: ((qy &- 8 &- e) >> 4) &+ 1,
+            x1: (qx &- 8 &+ e &+ 15) >> 4, y1: (qy &- 8 &+ e &+ 15) >> 4)
+    }
+
+    /// A square of `SquareTable`'s `size` centred at `center` and turned `angle` (both within
+    /// ±2^40), its centre taken to the nearest 1/8 px and its turn to the nearest step: the
+    /// entry's box of nonzero bytes, the pixels it covers.
+    @inline(__always)
+    func square(size: Int, center: Point, angle: Double) -> Placed {
+        let qx = Int(Self.nearest(center.x * 8)), qy = Int(Self.nearest(center.y * 8))
+        let (ox, oy) = ((qx >> 3) &- 2, (qy >> 3) &- 2)
+        let entry =
+            squares + SquareTable.entry(size: size, turn: SquareTable.turn(angle), phaseX: qx & 7, phaseY: qy & 7)
+        let b = Int(UnsafeRawPointer(entry + SquareTable.boxOffset).loadUnaligned(as: UInt32.self))
+        return Placed(
+            entry: entry, rowBytes: SquareTable.rowBytes, ox: ox, oy: oy, x0: ox &+ (b & 0xFF),
+            y0: oy &+ (b >> 8 & 0xFF), x1: ox &+ (b >> 16 & 0xFF), y1: oy &+ (b >> 24))
+    }
+
     /// A shape whose coverage is a table's entry (`DiscTable`, `SquareTable`): `entry`'s rows
     /// `rowBytes` apart, its first byte the pixel at `origin`, its nonzero bytes within `box`
     /// (canvas pixels, at most 8 columns from `origin`, 8 bytes readable from any of them), in
-    /// `color`. A row's bytes are read and blended at once where eight columns from the box's
+    /// `pixel`. A row's bytes are read and blended at once where eight columns from the box's
     /// first lie on the canvas and no mask is read (the table's boxes are at most 5 wide).
-    @inline(__always)
+    // Transparent: `@inline(__always)` left it a call a shape, out of the batch's loop.
+    @_transparent
     mutating func drawTable(
         _ entry: UnsafePointer<UInt8>, rowBytes: Int, at origin: (x: Int, y: Int),
-        box: (x0: Int, y0: Int, x1: Int, y1: Int), color: SIMD4<Float>
+        box: (x0: Int, y0: Int, x1: Int, y1: Int), pixel: Canvas.Pixel
     ) {
         let bx0 = max(box.x0, x0), by0 = max(box.y0, y0), bx1 = min(box.x1, x1), by1 = min(box.y1, y1)
         guard bx0 < bx1, by0 < by1 else { return }
         mark(bx0, by0, bx1, by1)
-        let spread = Canvas.spread(Canvas.pixel(color))
+        let spread = Canvas.spread(pixel)
         let lanes = Blitter.Lanes(spread)
         if blitter.mask == nil, bx0 &+ 8 <= canvasWidth {
             // The row's bytes from column bx0 up to bx1 (the box is 1 to 8 columns wide).

@@ -33,27 +33,96 @@ extension Canvas {
                 }
             }
             // Built-in shapes only: the canvas reached once for all of them, each drawn from
-            // its numbers (the cell read in place, no sprite copied).
+            // its numbers (the cell read in place, no sprite copied). With the rings, the
+            // particles are put in a batch and the brush draws a batch in one loop of its own.
             withShapeBrush(clip: clip, mask: mask, blend: blend) { brush in
+                guard let rings else {
+                    return emitter.forEachParticle(at: t, births: nil) { p in
+                        guard let color = Self.color(of: p, opacity: opacity) else { return }
+                        let contents = cells.baseAddress! + p.cell
+                        let round: Bool
+                        if case .circle = contents.pointee.contents.look { round = true } else { round = false }
+                        brush.draw(
+                            round: round, width: contents.pointee.contents.width,
+                            height: contents.pointee.contents.height,
+                            center: Point(x: origin.x + p.position.x, y: origin.y + p.position.y), scale: p.scale,
+                            angle: p.angle, color: color)
+                    }
+                }
+                let shapes = rings.shapes, fixed = rings.pixels
+                // A cell with no colour range or speed gives every particle its colour at every
+                // age: its pixel worked out once a frame (`same | pixel`, or `hidden`), the same
+                // bits as a particle's.
+                let same: UInt64 = 1 << 32, hidden: UInt64 = 1 << 33
+                for i in 0..<min(cells.count, EmitterContent.maxCells) {
+                    let cell = cells.baseAddress! + i
+                    fixed[i] = 0
+                    // A cell with no scale range or speed gives every particle its scale (`birth`
+                    // adds a spread of 0, `particle(born:)` a speed of 0 times the age): the brush
+                    // told its table once a frame, in bits 40 to 47.
+                    if cell.pointee.scaleRange == 0, cell.pointee.scaleSpeed == 0 {
+                        let round: Bool
+                        if case .circle = cell.pointee.contents.look { round = true } else { round = false }
+                        let table = ShapeBrush.table(
+                            round: round, width: cell.pointee.contents.width, height: cell.pointee.contents.height,
+                            scale: (cell.pointee.scale + 0) * emitter.scale)
+                        fixed[i] = UInt64(table) << 40
+                    }
+                    guard cell.pointee.colorRange == .zero, cell.pointee.colorSpeed == .zero else { continue }
+                    // `birth` adds the no range's spread of 0, and `particle(born:)` no speed's.
+                    let color = Self.color(
+                        Self.held(cell.pointee.color + SIMD4<Double>() + SIMD4<Double>()), opacity: opacity)
+                    fixed[i] |= color.map { same | UInt64(Canvas.pixel($0)) } ?? hidden
+                }
+                var count = 0
                 emitter.forEachParticle(at: t, births: rings) { p in
-                    guard let color = Self.color(of: p, opacity: opacity) else { return }
+                    let kept = fixed[p.cell]
+                    let pixel: Canvas.Pixel
+                    if kept & same != 0 {
+                        pixel = Canvas.Pixel(truncatingIfNeeded: kept)
+                    } else {
+                        guard kept & hidden == 0, let color = Self.color(of: p, opacity: opacity) else { return }
+                        pixel = Canvas.pixel(color)
+                    }
                     let contents = cells.baseAddress! + p.cell
                     let round: Bool
                     if case .circle = contents.pointee.contents.look { round = true } else { round = false }
-                    brush.draw(
-                        round: round, width: contents.pointee.contents.width, height: contents.pointee.contents.height,
-                        center: Point(x: origin.x + p.position.x, y: origin.y + p.position.y), scale: p.scale,
-                        angle: p.angle, color: color)
+                    if count == ParticleBirths.batch {
+                        brush.draw(shapes, count: count)
+                        count = 0
+                    }
+                    (shapes + count).initialize(
+                        to: ShapeBrush.Shape(
+                            round: round, width: contents.pointee.contents.width,
+                            height: contents.pointee.contents.height, x: origin.x + p.position.x,
+                            y: origin.y + p.position.y, scale: p.scale, angle: p.angle, pixel: pixel,
+                            table: UInt8(truncatingIfNeeded: kept >> 40)))
+                    count &+= 1
                 }
+                brush.draw(shapes, count: count)
             }
         }
     }
 
     /// A particle's colour premultiplied and times `opacity`; `nil` when it is transparent.
     @inline(__always)
-    static func color(of p: Particle, opacity: Float) -> SIMD4<Float>? {
-        let a = Float(p.color[3]) * opacity
+    static func color(of p: Particle, opacity: Float) -> SIMD4<Float>? { color(p.color, opacity: opacity) }
+
+    /// A straight colour (held to 0...1) premultiplied and times `opacity`; `nil` when it is
+    /// transparent.
+    @inline(__always)
+    static func color(_ c: SIMD4<Double>, opacity: Float) -> SIMD4<Float>? {
+        let a = Float(c[3]) * opacity
         guard a > 0 else { return nil }
-        return SIMD4(Float(p.color[0]) * a, Float(p.color[1]) * a, Float(p.color[2]) * a, a)
+        return SIMD4(Float(c[0]) * a, Float(c[1]) * a, Float(c[2]) * a, a)
+    }
+
+    /// Each lane held to 0...1 as `particle(born:)` holds a particle's colour.
+    @inline(__always)
+    static func held(_ c: SIMD4<Double>) -> SIMD4<Double> {
+        var color = c
+        color.replace(with: 0, where: color .< 0)
+        color.replace(with: 1, where: color .> 1)
+        return color
     }
 }

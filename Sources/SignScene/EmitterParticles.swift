@@ -258,40 +258,41 @@ extension EmitterContent {
                     }
                     return self.particle(born: slot.pointee, cell + i, cell: i, at: t)
                 }
-                switch renderMode {
-                case .unordered, .additive:
-                    for i in 0..<n where frames[i].first <= frames[i].last {
+                // One loop and one call of `body` for every render mode, so that `body` is
+                // compiled into it rather than called a particle with the particle in memory.
+                // Unordered: the cells one after another, each oldest first. Otherwise a merge.
+                let merge = renderMode == .oldestFirst || renderMode == .oldestLast
+                let oldestFirst = renderMode != .oldestLast
+                withUnsafeTemporaryAllocation(of: (next: Int, end: Int, birth: Double).self, capacity: Self.maxCells) {
+                    cursor in
+                    // Each cell's next particle and its birth, worked out once a step of that
+                    // cell rather than once a step of the merge.
+                    for i in 0..<n {
                         let f = frames[i]
-                        for k in f.first...f.last {
-                            if let p = particle(i, k) { body(p) }
-                        }
+                        let (next, end) =
+                            f.first > f.last ? (0, 0) : oldestFirst ? (f.first, f.last + 1) : (f.last, f.first - 1)
+                        cursor[i] = (next, end, merge && next != end ? Double(next) / f.rate : 0)
                     }
-                case .oldestFirst, .oldestLast:
-                    let oldestFirst = renderMode == .oldestFirst
-                    withUnsafeTemporaryAllocation(of: (next: Int, end: Int, birth: Double).self, capacity: Self.maxCells) {
-                        cursor in
-                        // Each cell's next particle and its birth, worked out once a step of that
-                        // cell rather than once a step of the merge.
-                        for i in 0..<n {
-                            let f = frames[i]
-                            let (next, end) =
-                                f.first > f.last ? (0, 0) : oldestFirst ? (f.first, f.last + 1) : (f.last, f.first - 1)
-                            cursor[i] = (next, end, next != end ? Double(next) / f.rate : 0)
-                        }
-                        while true {
+                    var current = 0
+                    while true {
+                        var chosen = -1
+                        if merge {
                             // The cell whose next particle was born first (last), the lower cell on a tie.
-                            var chosen = -1, when = 0.0
+                            var when = 0.0
                             for i in 0..<n where cursor[i].next != cursor[i].end {
                                 let birth = cursor[i].birth
                                 if chosen < 0 || (oldestFirst ? birth < when : birth > when) { (chosen, when) = (i, birth) }
                             }
-                            guard chosen >= 0 else { return }
-                            let k = cursor[chosen].next
-                            let next = k + (oldestFirst ? 1 : -1)
-                            cursor[chosen].next = next
-                            cursor[chosen].birth = Double(next) / frames[chosen].rate
-                            if let p = particle(chosen, k) { body(p) }
+                        } else {
+                            while current < n, cursor[current].next == cursor[current].end { current &+= 1 }
+                            if current < n { chosen = current }
                         }
+                        guard chosen >= 0 else { return }
+                        let k = cursor[chosen].next
+                        let next = k + (oldestFirst ? 1 : -1)
+                        cursor[chosen].next = next
+                        if merge { cursor[chosen].birth = Double(next) / frames[chosen].rate }
+                        if let p = particle(chosen, k) { body(p) }
                     }
                 }
             }

@@ -1,3 +1,4 @@
+import SignGraphics
 import Synchronization
 
 /// An emitter layer's particles' birth attributes (`Birth`), kept between frames so that a
@@ -16,7 +17,17 @@ final class ParticleBirths: Sendable {
         let slots: UnsafeMutablePointer<Birth>
         let offsets: UnsafePointer<Int>
         let masks: UnsafePointer<Int>
+        /// Room for `batch` shapes: a frame's particles are put here, then drawn by the brush
+        /// a batch at a time (`Canvas.draw(_:at:...)`).
+        let shapes: UnsafeMutablePointer<ShapeBrush.Shape>
+        /// A pixel a cell (`EmitterContent.maxCells`), for a frame's cells whose particles
+        /// all share their colour.
+        let pixels: UnsafeMutablePointer<UInt64>
     }
+
+    /// The shapes drawn at once: 14 KB, a batch's shapes still in the first-level cache when
+    /// the brush reads them.
+    static let batch = 256
 
     /// Slots a cell's ring holds at most (a cell's population is capped at 2,000).
     static let largestRing = 4096
@@ -53,7 +64,11 @@ final class ParticleBirths: Sendable {
             repeating: Birth(
                 index: -1, birth: 0, lifetime: 0, x: 0, y: 0, vx: 0, vy: 0, scale: 0, spin: 0, red: 0, green: 0,
                 blue: 0, alpha: 0), count: max(total, 1))
-        rings = Mutex(UnsafeRings(rings: Rings(slots: slots, offsets: offsets, masks: masks)))
+        let shapes = UnsafeMutablePointer<ShapeBrush.Shape>.allocate(capacity: Self.batch)
+        let pixels = UnsafeMutablePointer<UInt64>.allocate(capacity: EmitterContent.maxCells)
+        pixels.initialize(repeating: 0, count: EmitterContent.maxCells)
+        rings = Mutex(
+            UnsafeRings(rings: Rings(slots: slots, offsets: offsets, masks: masks, shapes: shapes, pixels: pixels)))
     }
 
     deinit {
@@ -61,6 +76,8 @@ final class ParticleBirths: Sendable {
             kept.rings.slots.deallocate()
             kept.rings.offsets.deallocate()
             kept.rings.masks.deallocate()
+            kept.rings.shapes.deallocate()
+            kept.rings.pixels.deallocate()
         }
     }
 

@@ -207,6 +207,33 @@ struct ShapeBrushTests {
         #expect(SquareTable.turn(-Double.pi / 64) == 31 && SquareTable.turn(Double.pi / 2) == 0)
     }
 
+    @Test("shapes handed to the brush at once draw what they draw handed one by one")
+    func shapesAtOnce() {
+        let clip = Rect(x: 1, y: 0.5, width: 10.5, height: 8)
+        for blend in [Sprite.Blend.over, .additive] {
+            for color in [SIMD4<Float>(0.9, 0.8, 0.1, 1), SIMD4<Float>(0.3, 0.1, 0.4, 0.6)] {
+                var many = Self.background(), single = Self.background()
+                let shapes = Self.shapes.map {
+                    ShapeBrush.Shape(
+                        round: $0.round, width: $0.size, height: $0.size, x: $0.x, y: $0.y, scale: 1.2, angle: $0.angle,
+                        pixel: Canvas.pixel(color))
+                }
+                many.withShapeBrush(clip: clip, mask: nil, blend: blend) { brush in
+                    shapes.withUnsafeBufferPointer { brush.draw($0.baseAddress!, count: $0.count) }
+                }
+                single.withShapeBrush(clip: clip, mask: nil, blend: blend) { brush in
+                    for s in Self.shapes {
+                        brush.draw(
+                            round: s.round, width: s.size, height: s.size, center: Point(x: s.x, y: s.y), scale: 1.2,
+                            angle: s.angle, color: color)
+                    }
+                }
+                #expect(many.pixels == single.pixels, "\(blend) \(color)")
+                #expect(many.pixels != Self.background().pixels)
+            }
+        }
+    }
+
     @Test("a batch draws what the shapes drawn one by one draw, and marks the box of what they mark")
     func batchIsOneByOne() {
         let clip = Rect(x: 1, y: 0.5, width: 10.5, height: 8)

@@ -292,6 +292,48 @@ struct EmitterTests {
         }
     }
 
+    @Test("an emitter drawn from its kept births (a batch at a time) draws the bytes and damage drawn without them")
+    func batchedIsOneByOne() {
+        // Over 256 particles (more than a batch), circles and spinning squares, some translucent.
+        var e = Self.emitter(rate: 120, lifetime: 3, velocity: 5, longitude: 1.4, gravity: 0.5)
+        e.cells[0].contents = Sprite(look: .square, width: 2, height: 2)
+        e.cells[0].spin = 2
+        e.cells[0].spinRange = 3
+        e.cells[0].colorRange = SIMD4(0.3, 0.2, 0.1, 0.4)
+        var round = e.cells[0]
+        round.contents = Sprite(look: .circle, width: 2, height: 2)
+        round.colorSpeed = SIMD4(0, -0.1, 0, -0.2)
+        e.cells.append(round)
+        // One colour for all (its pixel worked out once a frame), sizes spread (no table known).
+        var plain = round
+        (plain.colorRange, plain.colorSpeed, plain.color) = (.zero, .zero, SIMD4(0.2, 0.9, 0.5, 0.7))
+        (plain.contents, plain.scaleRange) = (Sprite(look: .circle, width: 1.5, height: 1.5), 0.4)
+        e.cells.append(plain)
+        // Transparent throughout: nothing drawn.
+        var hidden = plain
+        (hidden.color, hidden.scaleRange) = (SIMD4(1, 1, 1, 0), 0)
+        e.cells.append(hidden)
+        (e.shape, e.position, e.size) = (.line, Point(x: 24, y: 0), Size(width: 48, height: 0))
+        for mode in EmitterContent.RenderMode.allCases {
+            e.renderMode = mode
+            let births = ParticleBirths(e)
+            var count = 0
+            e.forEachParticle(at: 2.5) { _ in count += 1 }
+            #expect(count > 2 * ParticleBirths.batch, "\(mode)")
+            for t in [2.5, 2.516, 0.7] {
+                var batched = Canvas(width: 48, height: 24), single = Canvas(width: 48, height: 24)
+                let clip = Rect(x: 1, y: 0.5, width: 45, height: 22)
+                batched.draw(e, at: t, origin: Point(x: 0, y: 1), opacity: 0.8, clip: clip, mask: nil, births: births)
+                single.draw(e, at: t, origin: Point(x: 0, y: 1), opacity: 0.8, clip: clip, mask: nil, births: nil)
+                #expect(batched.pixels == single.pixels, "\(mode) at \(t)")
+                #expect(batched.pixels.contains { $0 != 0 })
+                for y in 0..<24 {
+                    #expect(batched.damage.span(y).map { [$0.0, $0.1] } == single.damage.span(y).map { [$0.0, $0.1] })
+                }
+            }
+        }
+    }
+
     @Test("a particle is drawn where its position says: a 1 px square at a pixel centre lights that pixel")
     func drawnAtItsPosition() throws {
         // No speed, no gravity: born at the emitter's position and staying there.
