@@ -358,6 +358,14 @@ struct ConfigLoaderTests {
             ])
     }
 
+    @Test("a key in the wrong case is hinted at its right spelling, as any other typo is")
+    func keyInWrongCase() {
+        let found = problems("[display]\nWidth = 64\n[[layer]]\ntext = \"Hi\"\nSPEED = 10\n")
+        #expect(found.count == 2)
+        #expect(found.contains { $0.hasPrefix("t.toml:2: display.Width: unknown key (did you mean \"width\"?)") })
+        #expect(found.contains { $0.hasPrefix("t.toml:5: layer[0].SPEED: unknown key (did you mean \"speed\"?)") })
+    }
+
     @Test(
         "animation values that are not finite, or beyond the limit, are config problems",
         arguments: ["nan", "inf", "-inf", "1e308"])
