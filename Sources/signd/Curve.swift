@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import SignConfig
 import SignTiming
 
 /// `signd curve FUNCTION X...`.
@@ -36,7 +37,8 @@ struct Curve: ParsableCommand {
 
     func validate() throws {
         guard TimingFunction(parsing: function) != nil else {
-            throw ValidationError("\"\(function)\" is not a timing function (try easeInEaseOut or 0.42,0,0.58,1)")
+            let hint = NearestWord.hint(TimingFunction.named.keys.sorted(), for: function)
+            throw ValidationError("\"\(function)\" is not a timing function\(hint) (try easeInEaseOut or 0.42,0,0.58,1)")
         }
         if let bad = fractions.first(where: { Double($0)?.isFinite != true }) {
             throw ValidationError("\"\(bad)\" is not a number")

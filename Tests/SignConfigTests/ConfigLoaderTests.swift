@@ -366,6 +366,21 @@ struct ConfigLoaderTests {
         #expect(found.contains { $0.hasPrefix("t.toml:5: layer[0].SPEED: unknown key (did you mean \"speed\"?)") })
     }
 
+    @Test("a misspelt timing function is hinted at the name it is nearest")
+    func timingFunctionTypo() {
+        let source = """
+            [[layer]]
+            type = "plain"
+            [[layer.animation]]
+            key_path = "opacity"
+            timing_function = "easein"
+            """
+        #expect(
+            problems(source) == [
+                "t.toml:5: layer[0].animation[0].timing_function: \"easein\" is not a timing function (did you mean \"easeIn\"?) (a name such as easeInEaseOut or ease-in, \"x1,y1,x2,y2\", or steps(n))"
+            ])
+    }
+
     @Test(
         "animation values that are not finite, or beyond the limit, are config problems",
         arguments: ["nan", "inf", "-inf", "1e308"])
