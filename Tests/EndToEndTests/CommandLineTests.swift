@@ -23,6 +23,19 @@ struct CommandLineTests {
         #expect(!done.stderr.contains("<subcommand>"))
     }
 
+    @Test("snapshot and watch name a framebuffer that is nowhere as such, not as a file error", arguments: ["snapshot", "watch"])
+    func missingFramebuffer(command: String) throws {
+        let s = try Scratch()
+        let name = "none-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        let socket = s.dir.appendingPathComponent("none.sock").path
+        let arguments =
+            command == "snapshot"
+            ? ["snapshot", s.dir.appendingPathComponent("s.png").path, "--output", name] : ["watch", name]
+        let done = try run(Paths.signctl, arguments + ["--socket", socket])
+        #expect(done.status == 1)
+        #expect(done.stderr.hasPrefix("signctl: no framebuffer \"\(name)\" (no /dev/shm/signd.\(name)); framebuffers in /dev/shm: "))
+    }
+
     @Test("signd curve hints at the timing function a misspelt name is nearest")
     func curveTypo() throws {
         let done = try run(Paths.signd, ["curve", "ease-in-ot", "0.5"])
