@@ -9,13 +9,14 @@ struct Curve: ParsableCommand {
         abstract: "Print a timing function's progress for time fractions, to check a curve before using it.",
         discussion: """
             FUNCTION is linear, easeIn, easeOut, easeInEaseOut or default (Core Animation's names), \
-            ease, ease-in, ease-out or ease-in-out (CSS's), four control points x1,y1,x2,y2, or \
-            steps(N, jump-end). Prints X<TAB>Y per X.
+            ease, ease-in, ease-out, ease-in-out, step-start or step-end (CSS's), four control points \
+            x1,y1,x2,y2, cubic-bezier(x1, y1, x2, y2), or steps(N[, jump-start|jump-end|jump-none|jump-both]). \
+            Prints X<TAB>Y per X.
             """)
 
     @Argument(
         help: "The timing function.",
-        completion: .list(["linear", "easeIn", "easeOut", "easeInEaseOut", "default", "ease", "ease-in", "ease-out", "ease-in-out"]))
+        completion: .list(["linear", "easeIn", "easeOut", "easeInEaseOut", "default", "ease", "ease-in", "ease-out", "ease-in-out", "step-start", "step-end"]))
     var function: String
 
     // Taken as written, so that a negative time such as -0.5 is a number, not an option; the
