@@ -412,7 +412,12 @@ public enum ConfigLoader {
             if text.hasSuffix("%"), let percent = Double(text.dropLast()), (0...50).contains(percent) {
                 return .fraction(percent / 100)
             }
-            r.problem("\(path).fade", "\"\(text)\" is not a percentage from \"0%\" to \"50%\"")
+            // A number in quotes is most likely pixels written as a string: say both ways.
+            r.problem(
+                "\(path).fade",
+                Double(text) != nil
+                    ? "\"\(text)\" is a string: write fade = \(text) for pixels, or \"\(text)%\" for a fraction of the width (0% to 50%)"
+                    : "\"\(text)\" is neither pixels (a number) nor a percentage from \"0%\" to \"50%\"")
             return nil
         }
         return r.number(t, "fade", at: path, in: 0...4096).map { .pixels($0) }

@@ -56,6 +56,18 @@ struct ConfigLoaderTests {
         #expect(b.marquee.fade == .fraction(0.1))
     }
 
+    @Test("a fade in quotes that is not a percentage is told both ways of writing it")
+    func fadeAsString() {
+        #expect(
+            problems("[[layer]]\nfade = \"12\"\n") == [
+                "t.toml:2: layer[0].fade: \"12\" is a string: write fade = 12 for pixels, or \"12%\" for a fraction of the width (0% to 50%)"
+            ])
+        #expect(
+            problems("[[layer]]\nfade = \"wide\"\n") == [
+                "t.toml:2: layer[0].fade: \"wide\" is neither pixels (a number) nor a percentage from \"0%\" to \"50%\""
+            ])
+    }
+
     @Test("every problem is reported as file:line: key: message")
     func problemsNameFileLineAndKey() {
         let source = """
