@@ -68,6 +68,19 @@ struct ConfigLoaderTests {
             ])
     }
 
+    @Test("check-config lists the problems in the order of the file, not of the keys' names")
+    func problemsInFileOrder() {
+        do {
+            _ = try ConfigLoader.parse("zeta = 1\n[[layer]]\ntext = \"x\"\nspeed = \"fast\"\nalpha = 2\n", file: "t.toml", fonts: nil)
+            Issue.record("the config has three problems")
+        } catch {
+            #expect(
+                error.description.split(separator: "\n").map { $0.prefix(while: { $0 != " " }) } == [
+                    "t.toml:1:", "t.toml:4:", "t.toml:5:",
+                ])
+        }
+    }
+
     @Test("every problem is reported as file:line: key: message")
     func problemsNameFileLineAndKey() {
         let source = """
