@@ -368,7 +368,7 @@ public enum ConfigLoader {
             }
             if let fonts {
                 for (key, spec) in [("font", layer.font)] + layer.fallbacks.map({ ("fallback_fonts", $0) }) {
-                    if let problem = fonts.problem(with: spec) { r.problem("\(path).\(key)", problem) }
+                    if let problem = fonts.configProblem(with: spec) { r.problem("\(path).\(key)", problem) }
                 }
             }
             if let v = r.color(t, "color", at: path) { layer.color = v }

@@ -179,6 +179,14 @@ struct ConfigLoaderTests {
             found == ["t.toml:2: layer[0].font: open failed for /no/such/font.otf: No such file or directory"])
     }
 
+    @Test("a misc-fixed name that is not installed is told as a name, with the nearest one that is")
+    func misspeltFontName() {
+        #expect(
+            problems("[[layer]]\nfont = \"9x18BB\"\nfallback_fonts = [\"unifont\"]\n", fonts: Self.fonts) == [
+                "t.toml:2: layer[0].font: no font named \"9x18BB\" (no /usr/share/fonts/X11/misc/9x18BB.pcf.gz) (did you mean \"9x18B\"?); name a misc-fixed face such as 6x10 or 9x18B, \"unifont\", or a font file's path"
+            ])
+    }
+
     @Test("a FIFO or a device named as a font is refused at once, never opened and waited on")
     func fontNotARegularFile() {
         let fifo = "/tmp/signd-font-fifo-\(getpid()).ttf"
