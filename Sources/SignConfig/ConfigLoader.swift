@@ -1,6 +1,7 @@
 import Foundation
 import SignControl
 import SignGraphics
+import SignMatrix
 import SignScene
 
 /// Turns a TOML config file into a `DaemonConfig`, or into every problem found in it,
@@ -35,6 +36,19 @@ public enum ConfigLoader {
         } catch {
             throw ConfigError(problems: [
                 ConfigProblem(file: file, line: error.line, key: error.key ?? "-", message: error.message)
+            ])
+        }
+        // signd-matrix's config lives beside signd's in /etc/signd: said as such, rather than
+        // as a dozen unknown keys and a missing [[layer]].
+        if root["output"]?.string != nil, root["layer"] == nil, root["display"] == nil,
+            root.keys.contains(where: { key in MatrixOptions.keys.contains { $0.name == key } })
+        {
+            throw ConfigError(problems: [
+                ConfigProblem(
+                    file: file, line: 1, key: "-",
+                    message:
+                        "this is signd-matrix's config (output = \"...\" beside panel keys such as rows), not signd's: signd-matrix reads it (signd-matrix --config \(file)); signd's has [display], [[layer]] and [[output]] tables"
+                )
             ])
         }
         let (config, reader) = read(root, source: source, file: file, fonts: fonts)

@@ -30,6 +30,16 @@ struct ConfigLoaderTests {
         #expect(config.outputs == [.sharedMemory(name: "demo", mode: 0o640, group: nil)])
     }
 
+    @Test("signd-matrix's config given to signd is named as such, in one problem")
+    func matrixConfigGivenToSignd() throws {
+        let path = Self.root.appendingPathComponent("configs/matrix.toml").path
+        let source = try String(contentsOfFile: path, encoding: .utf8)
+        #expect(
+            problems(source) == [
+                "t.toml:1: -: this is signd-matrix's config (output = \"...\" beside panel keys such as rows), not signd's: signd-matrix reads it (signd-matrix --config t.toml); signd's has [display], [[layer]] and [[output]] tables"
+            ])
+    }
+
     @Test("defaults: misc-fixed 6x10 with unifont and colour emoji fallbacks, 30 px/s, the seed's 2.6 % fade")
     func defaults() throws {
         let config = try ConfigLoader.parse("[[layer]]\ntext = \"x\"\n", file: "t.toml", fonts: nil)
