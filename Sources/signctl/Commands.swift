@@ -142,7 +142,7 @@ struct Stop: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Stop a layer's motion where it stands (default: the main layer).")
 
-    @Option(help: "The layer's id.", completion: DaemonNames.layers)
+    @Option(help: "The layer's id (default: the main layer).", completion: DaemonNames.layers)
     var layer: String?
 
     @OptionGroup var connection: Connection
@@ -156,7 +156,7 @@ struct Start: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Start a stopped layer's motion again from where it stood.")
 
-    @Option(help: "The layer's id.", completion: DaemonNames.layers)
+    @Option(help: "The layer's id (default: the main layer).", completion: DaemonNames.layers)
     var layer: String?
 
     @OptionGroup var connection: Connection

@@ -42,4 +42,10 @@ struct CommandLineTests {
         #expect(done.status == 64)
         #expect(done.stderr.hasPrefix("Error: \"ease-in-ot\" is not a timing function (did you mean \"ease-in-out\"?)"))
     }
+
+    @Test("stop and start say which layer they move without --layer", arguments: ["stop", "start"])
+    func stopStartDefault(command: String) throws {
+        let help = try run(Paths.signctl, [command, "--help"]).stdout
+        #expect(help.contains("--layer <layer>         The layer's id (default: the main layer)."))
+    }
 }
