@@ -10,7 +10,6 @@ struct Signctl: ParsableCommand {
         discussion: """
             Exit codes: 0 success, 1 the daemon refused the request, 3 the daemon cannot be reached, \
             64 a mistake on the command line (nothing is sent).
-
             The socket is --socket, else $SIGND_SOCKET, else /run/signd/control.sock.
             """,
         version: SignVersion.description,
