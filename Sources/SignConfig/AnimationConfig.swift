@@ -127,7 +127,7 @@ extension ConfigReader {
         guard let f = TimingFunction(parsing: text) else {
             problem(
                 join(path, key),
-                "\"\(text)\" is not a timing function (a name such as easeInEaseOut or ease-in, \"x1,y1,x2,y2\", or steps(n))"
+                "\"\(text)\" is not a timing function\(NearestWord.hint(TimingFunction.named.keys.sorted(), for: text)) (a name such as easeInEaseOut or ease-in, \"x1,y1,x2,y2\", or steps(n))"
             )
             return nil
         }

@@ -1,6 +1,7 @@
 import Foundation
 import SignControl
 import SignGraphics
+import SignMatrix
 import SignScene
 
 /// Turns a TOML config file into a `DaemonConfig`, or into every problem found in it,
@@ -35,6 +36,19 @@ public enum ConfigLoader {
         } catch {
             throw ConfigError(problems: [
                 ConfigProblem(file: file, line: error.line, key: error.key ?? "-", message: error.message)
+            ])
+        }
+        // signd-matrix's config lives beside signd's in /etc/signd: said as such, rather than
+        // as a dozen unknown keys and a missing [[layer]].
+        if root["output"]?.string != nil, root["layer"] == nil, root["display"] == nil,
+            root.keys.contains(where: { key in MatrixOptions.keys.contains { $0.name == key } })
+        {
+            throw ConfigError(problems: [
+                ConfigProblem(
+                    file: file, line: 1, key: "-",
+                    message:
+                        "this is signd-matrix's config (output = \"...\" beside panel keys such as rows), not signd's: signd-matrix reads it (signd-matrix --config \(file)); signd's has [display], [[layer]] and [[output]] tables"
+                )
             ])
         }
         let (config, reader) = read(root, source: source, file: file, fonts: fonts)
@@ -368,7 +382,7 @@ public enum ConfigLoader {
             }
             if let fonts {
                 for (key, spec) in [("font", layer.font)] + layer.fallbacks.map({ ("fallback_fonts", $0) }) {
-                    if let problem = fonts.problem(with: spec) { r.problem("\(path).\(key)", problem) }
+                    if let problem = fonts.configProblem(with: spec) { r.problem("\(path).\(key)", problem) }
                 }
             }
             if let v = r.color(t, "color", at: path) { layer.color = v }
@@ -412,7 +426,12 @@ public enum ConfigLoader {
             if text.hasSuffix("%"), let percent = Double(text.dropLast()), (0...50).contains(percent) {
                 return .fraction(percent / 100)
             }
-            r.problem("\(path).fade", "\"\(text)\" is not a percentage from \"0%\" to \"50%\"")
+            // A number in quotes is most likely pixels written as a string: say both ways.
+            r.problem(
+                "\(path).fade",
+                Double(text) != nil
+                    ? "\"\(text)\" is a string: write fade = \(text) for pixels, or \"\(text)%\" for a fraction of the width (0% to 50%)"
+                    : "\"\(text)\" is neither pixels (a number) nor a percentage from \"0%\" to \"50%\"")
             return nil
         }
         return r.number(t, "fade", at: path, in: 0...4096).map { .pixels($0) }

@@ -20,5 +20,17 @@ public struct ConfigProblem: Error, Sendable, Hashable, CustomStringConvertible 
 /// A config that could not be used, with every problem found in it.
 public struct ConfigError: Error, Sendable, CustomStringConvertible {
     public let problems: [ConfigProblem]
-    public var description: String { problems.map(\.description).joined(separator: "\n") }
+
+    /// Every problem on a line of its own, in the order of the file (the order the checks
+    /// found them in follows the keys' names, which a reader going down the file does not):
+    /// by file as each first appears, then line, problems on one line as found.
+    public var description: String {
+        var fileOrder: [String: Int] = [:]
+        for problem in problems where fileOrder[problem.file] == nil { fileOrder[problem.file] = fileOrder.count }
+        return problems.enumerated()
+            .sorted { a, b in
+                (fileOrder[a.element.file]!, a.element.line, a.offset) < (fileOrder[b.element.file]!, b.element.line, b.offset)
+            }
+            .map(\.element.description).joined(separator: "\n")
+    }
 }

@@ -175,7 +175,7 @@ extension ConfigReader {
         }
         if let fonts {
             for (key, spec) in [("font", primary)] + fallbacks.map({ ("fallback_fonts", $0) }) {
-                if let message = fonts.problem(with: spec) { problem("\(path).\(key)", message) }
+                if let message = fonts.configProblem(with: spec) { problem("\(path).\(key)", message) }
             }
         }
         return (primary, fallbacks)

@@ -2,7 +2,9 @@
 /// request errors.
 public enum NearestWord {
     /// The word in `words` closest to `typo` by edit distance (a swap of neighbours counts as
-    /// one edit), when it is close enough to be a typo of it: at most a third of its length.
+    /// one edit, and case counts for nothing), when it is close enough to be a typo of it: at
+    /// most a third of its length. A word that differs only in case (`Speed` for `speed`) is
+    /// the likeliest of all; `typo` itself, when it is among `words`, is no typo.
     public static func among(_ words: some Sequence<String>, to typo: String) -> String? {
         let a = Array(typo.lowercased().unicodeScalars)
         var best: (word: String, distance: Int)?
@@ -10,7 +12,7 @@ public enum NearestWord {
             let d = distance(a, Array(word.lowercased().unicodeScalars))
             if d < (best?.distance ?? .max) { best = (word, d) }
         }
-        guard let best, best.distance > 0, best.distance <= max(1, best.word.count / 3) else { return nil }
+        guard let best, best.word != typo, best.distance <= max(1, best.word.count / 3) else { return nil }
         return best.word
     }
 

@@ -27,10 +27,14 @@ struct SetText: ParsableCommand {
 
     @OptionGroup var connection: Connection
 
+    var request: Request.SetText {
+        Request.SetText(text: text, layer: layer, when: when, transition: transition, duration: duration)
+    }
+
+    func validate() throws { try checkRequest(request, at: at) }
+
     func run() throws {
-        try connection.send(
-            Request.SetText(text: text, layer: layer, when: when, transition: transition, duration: duration),
-            at: at)
+        try connection.send(request, at: at)
     }
 }
 
@@ -138,7 +142,7 @@ struct Stop: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Stop a layer's motion where it stands (default: the main layer).")
 
-    @Option(help: "The layer's id.", completion: DaemonNames.layers)
+    @Option(help: "The layer's id (default: the main layer).", completion: DaemonNames.layers)
     var layer: String?
 
     @OptionGroup var connection: Connection
@@ -152,7 +156,7 @@ struct Start: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Start a stopped layer's motion again from where it stood.")
 
-    @Option(help: "The layer's id.", completion: DaemonNames.layers)
+    @Option(help: "The layer's id (default: the main layer).", completion: DaemonNames.layers)
     var layer: String?
 
     @OptionGroup var connection: Connection
@@ -210,11 +214,15 @@ struct Notify: ParsableCommand {
 
     @OptionGroup var connection: Connection
 
+    var request: Request.Notify {
+        Request.Notify(
+            text: text, layer: layer, loops: loops, duration: duration, priority: priority, transition: transition)
+    }
+
+    func validate() throws { try checkRequest(request, at: at) }
+
     func run() throws {
-        let result = try connection.request(
-            Request.Notify(
-                text: text, layer: layer, loops: loops, duration: duration, priority: priority, transition: transition),
-            at: at)
+        let result = try connection.request(request, at: at)
         // A notification queued for later (`at`) is only `scheduled`: its id comes then.
         if let notified = try? result.decode(Notified.self) { print("notification \(notified.notification)") }
     }
@@ -313,6 +321,8 @@ struct SetBrightness: ParsableCommand {
 
     @OptionGroup var connection: Connection
 
+    func validate() throws { try checkRequest(Request.SetBrightness(value: value, duration: duration), at: at) }
+
     func run() throws {
         try connection.send(Request.SetBrightness(value: value, duration: duration), at: at)
     }
@@ -330,6 +340,8 @@ struct Display: ParsableCommand {
     var at: Double?
 
     @OptionGroup var connection: Connection
+
+    func validate() throws { try checkRequest(Request.Display(state: state), at: at) }
 
     func run() throws {
         try connection.send(Request.Display(state: state), at: at)

@@ -8,7 +8,8 @@ struct Signctl: ParsableCommand {
         commandName: "signctl",
         abstract: "Control a running signd: change its text, read its status, watch its frames.",
         discussion: """
-            Exit codes: 0 success, 1 the daemon refused the request, 3 the daemon cannot be reached.
+            Exit codes: 0 success, 1 the daemon refused the request, 3 the daemon cannot be reached, \
+            64 a mistake on the command line (nothing is sent).
             The socket is --socket, else $SIGND_SOCKET, else /run/signd/control.sock.
             """,
         version: SignVersion.description,
@@ -29,12 +30,7 @@ struct Connection: ParsableArguments {
 
     /// Sends one request; prints a failure and exits 1, or 3 when the daemon is unreachable.
     func request(_ command: any ControlCommand, at: Double? = nil) throws -> JSONValue {
-        // Checked as the daemon will check it, so a mistake is told before anything is sent.
-        do {
-            _ = try Request(json: Request(at: at, command).json)
-        } catch {
-            throw ValidationError(error.error.message)
-        }
+        try checkRequest(command, at: at)
         do {
             let client = try ControlClient(path: path)
             return try client.request(command, at: at)
@@ -52,6 +48,17 @@ extension Connection {
     /// Sends one request whose result is not printed.
     func send(_ command: any ControlCommand, at: Double? = nil) throws {
         _ = try request(command, at: at)
+    }
+}
+
+/// Checks a request as the daemon will check it, so a mistake is told before anything is sent.
+/// Called from a command's `validate()`, the message comes with that command's usage (from
+/// `run()`, ArgumentParser would show signctl's list of subcommands instead).
+func checkRequest(_ command: any ControlCommand, at: Double?) throws {
+    do {
+        _ = try Request(json: Request(at: at, command).json)
+    } catch {
+        throw ValidationError(error.error.message)
     }
 }
 

@@ -15,7 +15,11 @@ func framebufferName(_ given: String?, connection: Connection) throws -> String 
     {
         let outputs = status.outputs.filter { $0.type == "shm" }
         guard let shm = given.map({ name in outputs.first { $0.name == name } }) ?? outputs.first else {
-            if let given { return given }
+            if let given {
+                // Another signd's framebuffer may be read by name; a name that is nowhere is a typo.
+                try requirePresent(given, known: "the daemon's shm outputs", outputs.map(\.name))
+                return given
+            }
             printError("signctl: the daemon at \(connection.path) has no shm output; add an [[output]] with type = \"shm\"")
             throw ExitCode(1)
         }
@@ -26,9 +30,11 @@ func framebufferName(_ given: String?, connection: Connection) throws -> String 
         }
         return shm.name
     }
-    if let given { return given }
-    let present = ((try? FileManager.default.contentsOfDirectory(atPath: "/dev/shm")) ?? [])
-        .filter { $0.hasPrefix("signd.") }.map { String($0.dropFirst(6)) }
+    let present = presentFramebuffers()
+    if let given {
+        try requirePresent(given, known: "framebuffers in /dev/shm", present)
+        return given
+    }
     guard present.count == 1 else {
         printError(
             present.isEmpty
@@ -37,6 +43,20 @@ func framebufferName(_ given: String?, connection: Connection) throws -> String 
         throw ExitCode(1)
     }
     return present[0]
+}
+
+/// The names of the signd framebuffers in /dev/shm.
+func presentFramebuffers() -> [String] {
+    ((try? FileManager.default.contentsOfDirectory(atPath: "/dev/shm")) ?? [])
+        .filter { $0.hasPrefix("signd.") }.map { String($0.dropFirst(6)) }.sorted()
+}
+
+/// Exits 1, naming the names there are, when no framebuffer `name` exists.
+func requirePresent(_ name: String, known: String, _ names: [String]) throws {
+    guard !FileManager.default.fileExists(atPath: "/dev/shm/signd.\(name)") else { return }
+    let listed = names.isEmpty ? "none" : names.joined(separator: ", ")
+    printError("signctl: no framebuffer \"\(name)\" (no /dev/shm/signd.\(name)); \(known): \(listed)")
+    throw ExitCode(1)
 }
 
 /// `signctl watch [OUTPUT]`.

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import SignConfig
 import SignTiming
 
 /// `signd curve FUNCTION X...`.
@@ -8,13 +9,14 @@ struct Curve: ParsableCommand {
         abstract: "Print a timing function's progress for time fractions, to check a curve before using it.",
         discussion: """
             FUNCTION is linear, easeIn, easeOut, easeInEaseOut or default (Core Animation's names), \
-            ease, ease-in, ease-out or ease-in-out (CSS's), four control points x1,y1,x2,y2, or \
-            steps(N, jump-end). Prints X<TAB>Y per X.
+            ease, ease-in, ease-out, ease-in-out, step-start or step-end (CSS's), four control points \
+            x1,y1,x2,y2, cubic-bezier(x1, y1, x2, y2), or steps(N[, jump-start|jump-end|jump-none|jump-both]). \
+            Prints X<TAB>Y per X.
             """)
 
     @Argument(
         help: "The timing function.",
-        completion: .list(["linear", "easeIn", "easeOut", "easeInEaseOut", "default", "ease", "ease-in", "ease-out", "ease-in-out"]))
+        completion: .list(["linear", "easeIn", "easeOut", "easeInEaseOut", "default", "ease", "ease-in", "ease-out", "ease-in-out", "step-start", "step-end"]))
     var function: String
 
     // Taken as written, so that a negative time such as -0.5 is a number, not an option; the
@@ -36,7 +38,8 @@ struct Curve: ParsableCommand {
 
     func validate() throws {
         guard TimingFunction(parsing: function) != nil else {
-            throw ValidationError("\"\(function)\" is not a timing function (try easeInEaseOut or 0.42,0,0.58,1)")
+            let hint = NearestWord.hint(TimingFunction.named.keys.sorted(), for: function)
+            throw ValidationError("\"\(function)\" is not a timing function\(hint) (try easeInEaseOut or 0.42,0,0.58,1)")
         }
         if let bad = fractions.first(where: { Double($0)?.isFinite != true }) {
             throw ValidationError("\"\(bad)\" is not a number")

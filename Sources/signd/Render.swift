@@ -21,11 +21,11 @@ struct Render: ParsableCommand {
 
     @Option(
         help:
-            "Where to write: .png (the last frame) or .rgb (raw RGB888 frames back to back); none renders and discards."
+            "Where to write: .gif (every frame, animated, looping), .png (the last frame) or .rgb (raw RGB888 frames back to back); none renders and discards."
     )
     var out: String?
 
-    @Option(help: "Enlarge .gif and .png output by this whole factor, pixel for pixel (default 1).")
+    @Option(help: "Enlarge .gif and .png output by this whole factor, pixel for pixel, 1 to 16.")
     var scale: Int = 1
 
     @Option(
@@ -67,14 +67,18 @@ struct Render: ParsableCommand {
         var turn = store.nextFieldChange(after: start)
         var frame = Frame(width: loaded.display.width, height: loaded.display.height)
         let renderer = Renderer(width: frame.width, height: frame.height)
-        var raw: FileHandle?
-        if let out, out.hasSuffix(".rgb") {
-            guard FileManager.default.createFile(atPath: out, contents: nil) else {
-                writeStandardError("signd: cannot create \(out)\n")
+        // The file is opened before rendering, so a path that cannot be written is told, with
+        // the reason, before a long render rather than after it.
+        var file: FileHandle?
+        if let out {
+            let fd = open(out, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+            guard fd >= 0 else {
+                writeStandardError("signd: cannot write \(out): \(String(cString: strerror(errno)))\n")
                 throw ExitCode(1)
             }
-            raw = FileHandle(forWritingAtPath: out)
+            file = FileHandle(fileDescriptor: fd, closeOnDealloc: true)
         }
+        let raw = out?.hasSuffix(".rgb") == true ? file : nil
         var gif =
             out?.hasSuffix(".gif") == true
             ? GIFEncoder(width: frame.width * scale, height: frame.height * scale, fps: rate) : nil
@@ -94,13 +98,16 @@ struct Render: ParsableCommand {
             if let raw { raw.write(Data(frame.pixels)) }
             gif?.add(frame.enlarged(by: scale))
         }
-        try raw?.close()
-        if let out, out.hasSuffix(".png") { try PNGImage.write(frame.enlarged(by: scale), to: out) }
-        if let out, let gif {
-            guard FileManager.default.createFile(atPath: out, contents: Data(gif.encode())) else {
-                writeStandardError("signd: cannot write \(out)\n")
-                throw ExitCode(1)
-            }
+        do {
+            if let gif { try file?.write(contentsOf: gif.encode()) }
+            try file?.close()
+            if let out, out.hasSuffix(".png") { try PNGImage.write(frame.enlarged(by: scale), to: out) }
+        } catch let error as PNGImage.Error {
+            writeStandardError("signd: cannot write \(error.path): \(error.message)\n")
+            throw ExitCode(1)
+        } catch {
+            writeStandardError("signd: cannot write \(out ?? ""): \(error.localizedDescription)\n")
+            throw ExitCode(1)
         }
         writeStandardError(
             "rendered \(frames) frames \(frame.width)x\(frame.height) in \(String(format: "%.3f", seconds)) s (\(String(format: "%.0f", Double(frames) / max(seconds, 1e-9))) frames/s)\n"

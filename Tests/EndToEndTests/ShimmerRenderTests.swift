@@ -81,4 +81,25 @@ struct ShimmerRenderTests {
         #expect(controls.allSatisfy { gif[$0 + 4] == 4 && gif[$0 + 5] == 0 })
         #expect(gif.last == 0x3B)
     }
+
+    @Test(
+        "an --out that cannot be written is refused with the reason, before anything renders",
+        arguments: ["gif", "png", "rgb"])
+    func unwritableOut(kind: String) throws {
+        let s = try Scratch()
+        let out = s.dir.appendingPathComponent("no-such-dir/first.\(kind)").path
+        let rendered = try run(
+            Paths.signd,
+            ["render", "--config", Paths.root.appendingPathComponent("configs/demo.toml").path, "--frames", "2", "--out", out])
+        #expect(rendered.status == 1)
+        #expect(rendered.stderr == "signd: cannot write \(out): No such file or directory\n")
+    }
+
+    @Test("render --help names every kind of --out it writes")
+    func helpNamesEveryOut() throws {
+        let help = try run(Paths.signd, ["render", "--help"]).stdout.split(separator: "\n").joined(separator: " ")
+            .split(separator: " ", omittingEmptySubsequences: true).joined(separator: " ")
+        #expect(help.contains("--out <out> Where to write: .gif"))
+        #expect(help.contains(".png (the last frame)") && help.contains(".rgb (raw RGB888"))
+    }
 }

@@ -30,6 +30,16 @@ struct ConfigLoaderTests {
         #expect(config.outputs == [.sharedMemory(name: "demo", mode: 0o640, group: nil)])
     }
 
+    @Test("signd-matrix's config given to signd is named as such, in one problem")
+    func matrixConfigGivenToSignd() throws {
+        let path = Self.root.appendingPathComponent("configs/matrix.toml").path
+        let source = try String(contentsOfFile: path, encoding: .utf8)
+        #expect(
+            problems(source) == [
+                "t.toml:1: -: this is signd-matrix's config (output = \"...\" beside panel keys such as rows), not signd's: signd-matrix reads it (signd-matrix --config t.toml); signd's has [display], [[layer]] and [[output]] tables"
+            ])
+    }
+
     @Test("defaults: misc-fixed 6x10 with unifont and colour emoji fallbacks, 30 px/s, the seed's 2.6 % fade")
     func defaults() throws {
         let config = try ConfigLoader.parse("[[layer]]\ntext = \"x\"\n", file: "t.toml", fonts: nil)
@@ -54,6 +64,31 @@ struct ConfigLoaderTests {
         }
         #expect(a.marquee.fade == .pixels(12))
         #expect(b.marquee.fade == .fraction(0.1))
+    }
+
+    @Test("a fade in quotes that is not a percentage is told both ways of writing it")
+    func fadeAsString() {
+        #expect(
+            problems("[[layer]]\nfade = \"12\"\n") == [
+                "t.toml:2: layer[0].fade: \"12\" is a string: write fade = 12 for pixels, or \"12%\" for a fraction of the width (0% to 50%)"
+            ])
+        #expect(
+            problems("[[layer]]\nfade = \"wide\"\n") == [
+                "t.toml:2: layer[0].fade: \"wide\" is neither pixels (a number) nor a percentage from \"0%\" to \"50%\""
+            ])
+    }
+
+    @Test("check-config lists the problems in the order of the file, not of the keys' names")
+    func problemsInFileOrder() {
+        do {
+            _ = try ConfigLoader.parse("zeta = 1\n[[layer]]\ntext = \"x\"\nspeed = \"fast\"\nalpha = 2\n", file: "t.toml", fonts: nil)
+            Issue.record("the config has three problems")
+        } catch {
+            #expect(
+                error.description.split(separator: "\n").map { $0.prefix(while: { $0 != " " }) } == [
+                    "t.toml:1:", "t.toml:4:", "t.toml:5:",
+                ])
+        }
     }
 
     @Test("every problem is reported as file:line: key: message")
@@ -152,6 +187,14 @@ struct ConfigLoaderTests {
         let found = problems("[[layer]]\nfont = \"/no/such/font.otf\"\n", fonts: Self.fonts)
         #expect(
             found == ["t.toml:2: layer[0].font: open failed for /no/such/font.otf: No such file or directory"])
+    }
+
+    @Test("a misc-fixed name that is not installed is told as a name, with the nearest one that is")
+    func misspeltFontName() {
+        #expect(
+            problems("[[layer]]\nfont = \"9x18BB\"\nfallback_fonts = [\"unifont\"]\n", fonts: Self.fonts) == [
+                "t.toml:2: layer[0].font: no font named \"9x18BB\" (no /usr/share/fonts/X11/misc/9x18BB.pcf.gz) (did you mean \"9x18B\"?); name a misc-fixed face such as 6x10 or 9x18B, \"unifont\", or a font file's path"
+            ])
     }
 
     @Test("a FIFO or a device named as a font is refused at once, never opened and waited on")
@@ -355,6 +398,29 @@ struct ConfigLoaderTests {
         #expect(
             problems(source) == [
                 "t.toml:4: layer[0].animation[0].key_path: unknown key path \"opactiy\" (did you mean \"opacity\"?) (one of: \(ConfigReader.valueKinds.keys.sorted().joined(separator: ", ")))"
+            ])
+    }
+
+    @Test("a key in the wrong case is hinted at its right spelling, as any other typo is")
+    func keyInWrongCase() {
+        let found = problems("[display]\nWidth = 64\n[[layer]]\ntext = \"Hi\"\nSPEED = 10\n")
+        #expect(found.count == 2)
+        #expect(found.contains { $0.hasPrefix("t.toml:2: display.Width: unknown key (did you mean \"width\"?)") })
+        #expect(found.contains { $0.hasPrefix("t.toml:5: layer[0].SPEED: unknown key (did you mean \"speed\"?)") })
+    }
+
+    @Test("a misspelt timing function is hinted at the name it is nearest")
+    func timingFunctionTypo() {
+        let source = """
+            [[layer]]
+            type = "plain"
+            [[layer.animation]]
+            key_path = "opacity"
+            timing_function = "easein"
+            """
+        #expect(
+            problems(source) == [
+                "t.toml:5: layer[0].animation[0].timing_function: \"easein\" is not a timing function (did you mean \"easeIn\"?) (a name such as easeInEaseOut or ease-in, \"x1,y1,x2,y2\", or steps(n))"
             ])
     }
 

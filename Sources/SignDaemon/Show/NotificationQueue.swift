@@ -68,9 +68,7 @@ final class NotificationQueue: Sendable {
 
     private func enqueue(_ request: Request.Notify, transition: Transition?, now: Double) throws(ControlError) -> Int {
         let layer = request.layer ?? store.scene.scene.mainLayerID ?? ""
-        guard store.scene.slotIndex(of: layer) != nil else {
-            throw ControlError(.notFound, "no layer \"\(layer)\"")
-        }
+        guard store.scene.slotIndex(of: layer) != nil else { throw store.scene.noLayer(layer) }
         // Waiting: laid out to start later (or not laid out yet).
         let queued = runs.withLock { $0.values.reduce(0) { $0 + $1.entries.count { ($0.start ?? .infinity) > now } } }
         guard queued < Self.maxQueued else {

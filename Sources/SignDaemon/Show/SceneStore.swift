@@ -200,7 +200,7 @@ public final class SceneStore: Sendable {
                     if case .layer(let l) = $0 { return l.layer(withID: id) != nil }
                     return false
                 }
-            guard let index = found else { throw ControlError(.notFound, "no layer \"\(id)\"") }
+            guard let index = found else { throw base.noLayer(id) }
             let top = base.scene.layers[index].id
             do throws(PreparedScene.PropertyChangeError) {
                 let changed = try base.settingProperty(
@@ -235,9 +235,7 @@ public final class SceneStore: Sendable {
         try changes.withLock { _ throws(ControlError) in
             let base = scene
             let target = id ?? base.scene.mainLayerID ?? ""
-            guard let index = base.slotIndex(of: target) else {
-                throw ControlError(.notFound, "no layer \"\(target)\"")
-            }
+            guard let index = base.slotIndex(of: target) else { throw base.noLayer(target) }
             let changed = base.setting(running: running, ofLayer: index, now: now)
             show(changed)
             remember { state in
@@ -271,11 +269,7 @@ public final class SceneStore: Sendable {
                     "no icon \"\(name)\" (icons: \(known.isEmpty ? "none configured" : known.joined(separator: ", ")))")
             }
             let target = id ?? base.scene.mainLayerID ?? ""
-            guard let index = base.slotIndex(of: target) else {
-                throw ControlError(
-                    .notFound, "no layer \"\(target)\" (layers: \(base.scene.layers.map(\.id).joined(separator: ", ")))"
-                )
-            }
+            guard let index = base.slotIndex(of: target) else { throw base.noLayer(target) }
             let changed: PreparedScene
             do throws(PreparedScene.TextChangeError) {
                 changed = try base.settingText(
@@ -321,7 +315,7 @@ public final class SceneStore: Sendable {
         defer { releaseRetired() }
         return try changes.withLock { _ throws(ControlError) -> NotificationRun? in
             let base = scene
-            guard let index = base.slotIndex(of: id) else { throw ControlError(.notFound, "no layer \"\(id)\"") }
+            guard let index = base.slotIndex(of: id) else { throw base.noLayer(id) }
             guard !items.isEmpty else {
                 show(base.setting(notifications: nil, ofLayer: index, now: now))
                 return nil
@@ -441,5 +435,15 @@ public final class SceneStore: Sendable {
     private func bringUpToPreparedTurn(now: Double, layer: Int? = nil) {
         guard let turn = state.withLock({ $0.preparedTurn }), turn.from > now else { return }
         refresh(at: turn.date, from: turn.from, now: now, layer: layer) { LiveFields.granularity(of: $0) != nil }
+    }
+}
+
+extension PreparedScene {
+    /// `not-found` for a layer id a request named, with the layers there are (and the one
+    /// it is nearest), so every command that takes a layer says the same.
+    func noLayer(_ id: String) -> ControlError {
+        let ids = scene.layers.map(\.id)
+        return ControlError(
+            .notFound, "no layer \"\(id)\"\(NearestWord.hint(ids, for: id)) (layers: \(ids.joined(separator: ", ")))")
     }
 }

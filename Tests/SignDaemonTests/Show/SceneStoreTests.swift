@@ -1,5 +1,6 @@
 import Foundation
 import SignGraphics
+import SignControl
 import SignScene
 import Testing
 
@@ -32,5 +33,19 @@ struct SceneStoreTests {
         store.releaseRetired()
         #expect(drawn == nil, "freed by the thread that released it, once no frame can draw it")
         _ = frameCopy
+    }
+
+    @Test("a layer id no layer has is answered with the layers there are, whichever command named it")
+    func unknownLayerNamesTheLayers() throws {
+        let store = try SceneStore(
+            config: Scene(
+                width: 64, height: 16,
+                layers: [TextLayer(id: "main", text: "One"), TextLayer(id: "ticker", text: "Two")]),
+            fonts: Self.fonts, time: VirtualClock())
+        let expected = "no layer \"mian\" (did you mean \"main\"?) (layers: main, ticker)"
+        #expect(throws: ControlError(.notFound, expected)) { try store.setRunning(false, layer: "mian", now: 0) }
+        #expect(throws: ControlError(.notFound, expected)) {
+            try store.setText("x", layer: "mian", when: .now, now: 0)
+        }
     }
 }
