@@ -10,6 +10,11 @@ public struct Sprite: Sendable, Equatable {
         case square
         /// An image stretched over the sprite, sampled bilinearly; outside it is transparent.
         case image(ImageBitmap)
+
+        /// Whether the look is a disc (a round shape to `ShapeBrush`).
+        public var isCircle: Bool {
+            if case .circle = self { return true } else { return false }
+        }
     }
 
     /// How the sprite's pixels join what is under them.

@@ -40,63 +40,55 @@ extension Canvas {
                     return emitter.forEachParticle(at: t, births: nil) { p in
                         guard let color = Self.color(of: p, opacity: opacity) else { return }
                         let contents = cells.baseAddress! + p.cell
-                        let round: Bool
-                        if case .circle = contents.pointee.contents.look { round = true } else { round = false }
                         brush.draw(
-                            round: round, width: contents.pointee.contents.width,
+                            round: contents.pointee.contents.look.isCircle, width: contents.pointee.contents.width,
                             height: contents.pointee.contents.height,
                             center: Point(x: origin.x + p.position.x, y: origin.y + p.position.y), scale: p.scale,
                             angle: p.angle, color: color)
                     }
                 }
-                let shapes = rings.shapes, fixed = rings.pixels
-                // A cell with no colour range or speed gives every particle its colour at every
-                // age: its pixel worked out once a frame (`same | pixel`, or `hidden`), the same
-                // bits as a particle's.
-                let same: UInt64 = 1 << 32, hidden: UInt64 = 1 << 33
+                let shapes = rings.shapes, frameCells = rings.cells
                 for i in 0..<min(cells.count, EmitterContent.maxCells) {
                     let cell = cells.baseAddress! + i
-                    fixed[i] = 0
+                    frameCells[i] = ParticleBirths.CellFrame(paint: .each, table: 0)
                     // A cell with no scale range or speed gives every particle its scale (`birth`
                     // adds a spread of 0, `particle(born:)` a speed of 0 times the age): the brush
-                    // told its table once a frame, in bits 40 to 47.
+                    // told its table once a frame.
                     if cell.pointee.scaleRange == 0, cell.pointee.scaleSpeed == 0 {
-                        let round: Bool
-                        if case .circle = cell.pointee.contents.look { round = true } else { round = false }
-                        let table = ShapeBrush.table(
-                            round: round, width: cell.pointee.contents.width, height: cell.pointee.contents.height,
-                            scale: (cell.pointee.scale + 0) * emitter.scale)
-                        fixed[i] = UInt64(table) << 40
+                        frameCells[i].table = ShapeBrush.table(
+                            round: cell.pointee.contents.look.isCircle, width: cell.pointee.contents.width,
+                            height: cell.pointee.contents.height, scale: (cell.pointee.scale + 0) * emitter.scale)
                     }
+                    // A cell with no colour range or speed gives every particle its colour at every
+                    // age: its pixel worked out once a frame, the same bits as a particle's
+                    // (`birth` adds the no range's spread of 0, and `particle(born:)` no speed's).
                     guard cell.pointee.colorRange == .zero, cell.pointee.colorSpeed == .zero else { continue }
-                    // `birth` adds the no range's spread of 0, and `particle(born:)` no speed's.
                     let color = Self.color(
                         Self.held(cell.pointee.color + SIMD4<Double>() + SIMD4<Double>()), opacity: opacity)
-                    fixed[i] |= color.map { same | UInt64(Canvas.pixel($0)) } ?? hidden
+                    frameCells[i].paint = color.map { .same(Canvas.pixel($0)) } ?? .hidden
                 }
                 var count = 0
                 emitter.forEachParticle(at: t, births: rings) { p in
-                    let kept = fixed[p.cell]
+                    let frameCell = frameCells[p.cell]
                     let pixel: Canvas.Pixel
-                    if kept & same != 0 {
-                        pixel = Canvas.Pixel(truncatingIfNeeded: kept)
-                    } else {
-                        guard kept & hidden == 0, let color = Self.color(of: p, opacity: opacity) else { return }
+                    switch frameCell.paint {
+                    case .same(let same): pixel = same
+                    case .hidden: return
+                    case .each:
+                        guard let color = Self.color(of: p, opacity: opacity) else { return }
                         pixel = Canvas.pixel(color)
                     }
                     let contents = cells.baseAddress! + p.cell
-                    let round: Bool
-                    if case .circle = contents.pointee.contents.look { round = true } else { round = false }
                     if count == ParticleBirths.batch {
                         brush.draw(shapes, count: count)
                         count = 0
                     }
                     (shapes + count).initialize(
                         to: ShapeBrush.Shape(
-                            round: round, width: contents.pointee.contents.width,
+                            round: contents.pointee.contents.look.isCircle, width: contents.pointee.contents.width,
                             height: contents.pointee.contents.height, x: origin.x + p.position.x,
                             y: origin.y + p.position.y, scale: p.scale, angle: p.angle, pixel: pixel,
-                            table: UInt8(truncatingIfNeeded: kept >> 40)))
+                            table: frameCell.table))
                     count &+= 1
                 }
                 brush.draw(shapes, count: count)

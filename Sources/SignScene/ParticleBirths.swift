@@ -20,9 +20,27 @@ final class ParticleBirths: Sendable {
         /// Room for `batch` shapes: a frame's particles are put here, then drawn by the brush
         /// a batch at a time (`Canvas.draw(_:at:...)`).
         let shapes: UnsafeMutablePointer<ShapeBrush.Shape>
-        /// A pixel a cell (`EmitterContent.maxCells`), for a frame's cells whose particles
-        /// all share their colour.
-        let pixels: UnsafeMutablePointer<UInt64>
+        /// What a frame knows of each cell before its particles (`EmitterContent.maxCells`).
+        let cells: UnsafeMutablePointer<CellFrame>
+    }
+
+    /// What a frame works out once for a cell rather than once a particle, where the cell's
+    /// particles all share it.
+    struct CellFrame {
+        /// How the cell's particles are coloured.
+        enum Paint {
+            /// Each particle's colour worked out (the cell has a colour range or speed).
+            case each
+            /// Every particle in this pixel.
+            case same(Canvas.Pixel)
+            /// Every particle transparent: none drawn.
+            case hidden
+        }
+
+        var paint: Paint
+        /// `ShapeBrush.table(round:width:height:scale:)` of every particle (the cell has no
+        /// scale range or speed), or 0: each particle's worked out when it is drawn.
+        var table: UInt8
     }
 
     /// The shapes drawn at once: 14 KB, a batch's shapes still in the first-level cache when
@@ -65,10 +83,10 @@ final class ParticleBirths: Sendable {
                 index: -1, birth: 0, lifetime: 0, x: 0, y: 0, vx: 0, vy: 0, scale: 0, spin: 0, red: 0, green: 0,
                 blue: 0, alpha: 0), count: max(total, 1))
         let shapes = UnsafeMutablePointer<ShapeBrush.Shape>.allocate(capacity: Self.batch)
-        let pixels = UnsafeMutablePointer<UInt64>.allocate(capacity: EmitterContent.maxCells)
-        pixels.initialize(repeating: 0, count: EmitterContent.maxCells)
+        let cells = UnsafeMutablePointer<CellFrame>.allocate(capacity: EmitterContent.maxCells)
+        cells.initialize(repeating: CellFrame(paint: .each, table: 0), count: EmitterContent.maxCells)
         rings = Mutex(
-            UnsafeRings(rings: Rings(slots: slots, offsets: offsets, masks: masks, shapes: shapes, pixels: pixels)))
+            UnsafeRings(rings: Rings(slots: slots, offsets: offsets, masks: masks, shapes: shapes, cells: cells)))
     }
 
     deinit {
@@ -77,7 +95,7 @@ final class ParticleBirths: Sendable {
             kept.rings.offsets.deallocate()
             kept.rings.masks.deallocate()
             kept.rings.shapes.deallocate()
-            kept.rings.pixels.deallocate()
+            kept.rings.cells.deallocate()
         }
     }
 
